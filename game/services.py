@@ -1,0 +1,26 @@
+"""Writes for the game app: keyword-only, typed, each under transaction.atomic."""
+
+from django.db import transaction
+
+from game.engine.rules import DEFAULT_VERSION, get_ruleset
+from game.models import CrewType
+
+
+@transaction.atomic
+def catalogue_load(*, ruleset: str = DEFAULT_VERSION) -> int:
+    """Copy a ruleset's crew types into the catalogue table; idempotent. Returns the count."""
+    rules = get_ruleset(ruleset)
+    for position, crew in enumerate(rules.crew.values()):
+        CrewType.objects.update_or_create(
+            ruleset=rules.version,
+            slug=crew.slug,
+            defaults={
+                "name": crew.name,
+                "cost": crew.cost,
+                "power": crew.power,
+                "text": crew.text,
+                "set": crew.set,
+                "position": position,
+            },
+        )
+    return len(rules.crew)

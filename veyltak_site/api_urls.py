@@ -1,0 +1,7 @@
+"""Every route of the JSON API, version 1 (DESIGN.md §5)."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("game.api_urls")),
+]

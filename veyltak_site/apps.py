@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SiteConfig(AppConfig):
+    name = "veyltak_site"
+    verbose_name = "VEYLTAK site"

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from veyltak_site.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("api/v1/", include("veyltak_site.api_urls")),
+    path("", include("game.urls")),
+]
