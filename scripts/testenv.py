@@ -73,8 +73,10 @@ def main() -> int:
         env.pop("DATABASE_URL", None)
     if redis_ok:
         # Separate Redis databases for the test broker and cache, away from a local `make run`.
-        env["CELERY_BROKER_URL"] = f"{redis_base}/14"
-        env["REDIS_URL"] = f"{redis_base}/15"
+        broker_db = env.get("TEST_REDIS_BROKER_DB", "14")
+        cache_db = env.get("TEST_REDIS_CACHE_DB", "15")
+        env["CELERY_BROKER_URL"] = f"{redis_base}/{broker_db}"
+        env["REDIS_URL"] = f"{redis_base}/{cache_db}"
     else:
         env.pop("REDIS_URL", None)
         env["CELERY_BROKER_URL"] = "filesystem://"
