@@ -1,0 +1,218 @@
+"""The crew effect vocabulary.
+
+RULES.md: "Effects are built from a small vocabulary (a condition, and a power bonus or a Heat
+change), so a new crew type is data, not code." A crew type is therefore plain data: a list of
+:class:`Effect`, each a :class:`Condition` plus a power bonus and/or a Heat change. Adding a
+condition *kind* is the only thing that needs code; the ruleset loader refuses unknown kinds, so a
+ruleset can never silently name a condition this engine does not understand.
+
+Conditions read only what RULES.md step 5 allows: this night's two sealed plans, both start Heats
+and which side won each vault last night (a :class:`NightContext`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+PLAYER = "player"
+RIVAL = "rival"
+SIDES = (PLAYER, RIVAL)
+_OTHER = {PLAYER: RIVAL, RIVAL: PLAYER}
+
+
+def other(side: str) -> str:
+    """The opposing side's name."""
+    return _OTHER[side]
+
+
+@dataclass(frozen=True, slots=True)
+class NightContext:
+    """Everything a condition may read (RULES.md step 5), for one night.
+
+    ``vaults[side]`` lists the vault of each crew that side sent, one entry per crew, so its
+    length is the number of crew sent. ``last_winners`` maps vault -> side or None (tie, closed,
+    or night 1, when it is empty).
+    """
+
+    boost: Mapping[str, bool]
+    vaults: Mapping[str, tuple[str, ...]]
+    heat_start: Mapping[str, int]
+    last_winners: Mapping[str, str | None]
+
+
+Check = Callable[[NightContext, str, str, "int | None"], bool]
+
+
+def _always(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return True
+
+
+def _self_boost(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.boost[side]
+
+
+def _self_quiet(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return not ctx.boost[side]
+
+
+def _rival_boost(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.boost[_OTHER[side]]
+
+
+def _self_heat_start_at_least(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.heat_start[side] >= param  # type: ignore[operator]  # param checked at load
+
+
+def _rival_heat_start_at_least(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.heat_start[_OTHER[side]] >= param  # type: ignore[operator]
+
+
+def _rival_won_vault_last_night(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    # Ruling (Rooftop Runner): never on night 1 (last_winners is empty then) and a tied vault was
+    # won by nobody (stored as None), so only a real rival win counts.
+    return ctx.last_winners.get(vault) == _OTHER[side]
+
+
+def _another_own_crew_same_vault(
+    ctx: NightContext, side: str, vault: str, param: int | None
+) -> bool:
+    # Ruling (Borrowed Face): "another crew" means another crew *of yours*; the crew itself is one
+    # of the entries, so two of yours in the vault is enough, and each of a pair gets the bonus.
+    return ctx.vaults[side].count(vault) >= 2
+
+
+def _self_sent_two_split(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    mine = ctx.vaults[side]
+    return len(mine) == 2 and mine[0] != mine[1]
+
+
+def _rival_sent_two_both_here(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    theirs = ctx.vaults[_OTHER[side]]
+    return len(theirs) == 2 and theirs[0] == vault and theirs[1] == vault
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionKind:
+    """One word of the vocabulary: how to check it and how to explain it in a power breakdown."""
+
+    kind: str
+    needs_param: bool
+    check: Check
+    template: str
+
+    def describe(self, param: int | None) -> str:
+        return self.template.format(n=param)
+
+
+CONDITION_KINDS: Mapping[str, ConditionKind] = {
+    k.kind: k
+    for k in (
+        ConditionKind("always", False, _always, "always"),
+        ConditionKind("self_boost", False, _self_boost, "you Boosted"),
+        ConditionKind("self_quiet", False, _self_quiet, "you did not Boost"),
+        ConditionKind("rival_boost", False, _rival_boost, "the rival Boosted"),
+        ConditionKind(
+            "self_heat_start_at_least",
+            True,
+            _self_heat_start_at_least,
+            "your Heat started at {n} or more",
+        ),
+        ConditionKind(
+            "rival_heat_start_at_least",
+            True,
+            _rival_heat_start_at_least,
+            "the rival's Heat started at {n} or more",
+        ),
+        ConditionKind(
+            "rival_won_vault_last_night",
+            False,
+            _rival_won_vault_last_night,
+            "the rival won this vault last night",
+        ),
+        ConditionKind(
+            "another_own_crew_same_vault",
+            False,
+            _another_own_crew_same_vault,
+            "another of your crew is in this vault",
+        ),
+        ConditionKind(
+            "self_sent_two_split",
+            False,
+            _self_sent_two_split,
+            "you sent two crew to two different vaults",
+        ),
+        ConditionKind(
+            "rival_sent_two_both_here",
+            False,
+            _rival_sent_two_both_here,
+            "both rival crew are in this vault",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition kind from :data:`CONDITION_KINDS` and, for kinds that need one, an integer."""
+
+    kind: str
+    param: int | None = None
+
+    def holds(self, ctx: NightContext, side: str, vault: str) -> bool:
+        """Whether this condition holds for a crew of ``side`` sent to ``vault``."""
+        return CONDITION_KINDS[self.kind].check(ctx, side, vault, self.param)
+
+    def describe(self) -> str:
+        return CONDITION_KINDS[self.kind].describe(self.param)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind}
+        if self.param is not None:
+            out["param"] = self.param
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """When ``condition`` holds: ``power`` is added to this crew; ``heat`` to its side's Heat.
+
+    Negative ``heat`` is cooling. Heat changes are summed with Boost/quiet and clamped once
+    (RULES.md step 7 ruling), never one by one.
+    """
+
+    condition: Condition
+    power: int = 0
+    heat: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"condition": self.condition.to_dict()}
+        if self.power:
+            out["power"] = self.power
+        if self.heat:
+            out["heat"] = self.heat
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CrewType:
+    """A crew card type. ``text`` is the player-facing line from the rules page."""
+
+    slug: str
+    name: str
+    cost: int
+    power: int
+    text: str
+    set: str
+    effects: tuple[Effect, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "cost": self.cost,
+            "power": self.power,
+            "text": self.text,
+            "set": self.set,
+            "effects": [e.to_dict() for e in self.effects],
+        }

@@ -1,0 +1,353 @@
+"""One night: legal plans, plan validation, and resolution (RULES.md steps 3 to 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Any
+
+from .crew import PLAYER, RIVAL, NightContext
+from .deck import draw_up
+from .errors import EngineError, PlanError
+from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
+from .rng import canonical_plan
+from .rules import Ruleset
+from .setup import night_loot
+from .state import SIDE_INDEX, HeistState, SideState
+
+__all__ = [
+    "Plan",
+    "NightResult",
+    "energy",
+    "legal_plans",
+    "legal_plans_for",
+    "validate_plan",
+    "resolve",
+    "outcome",
+    "plan_canonical",
+    "plan_slugs",
+]
+
+_INVALID = "invalid_plan"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A sealed plan: (card id, vault slug) pairs, kept sorted so equal plans compare equal.
+
+    A malformed shape (not pairs, a non-bool ``boost``) raises :class:`PlanError` with code
+    ``invalid_plan``; whether the plan is *legal* is :func:`validate_plan`'s job.
+    """
+
+    crew: tuple[tuple[int, str], ...] = ()
+    boost: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.boost) is not bool:
+            raise PlanError(_INVALID, "boost must be true or false")
+        crew = self.crew
+        try:
+            norm = tuple(sorted((card, vault) for card, vault in crew))
+        except (TypeError, ValueError):
+            raise PlanError(_INVALID, "crew is a list of (card id, vault) pairs") from None
+        if norm != crew:
+            object.__setattr__(self, "crew", norm)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Plan:
+        """From ``{"crew": [{"card": id, "vault": slug}, ...], "boost": bool}``."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("crew", []), list):
+            raise PlanError(_INVALID, "a plan is {crew: [{card, vault}], boost}")
+        pairs = []
+        for entry in data.get("crew", []):
+            if not isinstance(entry, Mapping) or set(entry) != {"card", "vault"}:
+                raise PlanError(_INVALID, "each crew entry is {card, vault}")
+            pairs.append((entry["card"], entry["vault"]))
+        return cls(tuple(pairs), data.get("boost", False))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"crew": [{"card": c, "vault": v} for c, v in self.crew], "boost": self.boost}
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return tuple(c for c, _ in self.crew)
+
+
+_EMPTY_PLANS = (Plan((), False),)
+
+
+@lru_cache(maxsize=8192)
+def _combo_plans(
+    cards: tuple[int, ...], open_vaults: tuple[str, ...]
+) -> tuple[tuple[Plan, ...], tuple[Plan, ...]]:
+    """Every placement of the (sorted, distinct) ``cards`` over ``open_vaults``: without and with
+    Boost. Interned, so legal_plans only filters by cost and never builds a Plan on the hot path;
+    the key space is small (card-id combinations x sets of open vaults)."""
+    quiet = []
+    loud = []
+    for vaults in product(open_vaults, repeat=len(cards)):
+        crew = tuple(zip(cards, vaults, strict=True))
+        quiet.append(Plan(crew, False))
+        loud.append(Plan(crew, True))
+    return tuple(quiet), tuple(loud)
+
+
+def energy(state: HeistState, side: str) -> int:
+    """This night's Energy: the table entry for the side's start Heat (RULES.md step 2)."""
+    return state.ruleset.energy_by_heat[state.side(side).heat]
+
+
+def legal_plans_for(
+    ruleset: Ruleset,
+    decklist: Sequence[str],
+    hand: Sequence[int],
+    heat: int,
+    closed: frozenset[str] | set[str] = frozenset(),
+) -> tuple[Plan, ...]:
+    """All legal plans for a hand (used by :func:`legal_plans` and by observers, who know their
+    own hand, Heat and the closed vaults).
+
+    Every distinct plan is listed, including ones that differ only in which copy of a duplicated
+    crew type is sent (they are distinct cards with distinct ids). Order: by number of crew, then
+    card ids, then vaults in ruleset order, quiet before Boost.
+    """
+    vaults = ruleset.vault_slugs
+    open_vaults = tuple(v for v in vaults if v not in closed) if closed else vaults
+    if not open_vaults:
+        return _EMPTY_PLANS
+    budget = ruleset.energy_by_heat[heat]
+    # RULES.md step 3: Boost only with at least one crew and start Heat below the lock.
+    boost_ok = heat < ruleset.boost_lock_heat
+    cost = ruleset.cost
+    cards = sorted(hand)
+    out: list[Plan] = list(_EMPTY_PLANS)
+    for k in range(1, min(ruleset.max_crew, len(cards)) + 1):
+        for combo in combinations(cards, k):
+            if sum(cost[decklist[c]] for c in combo) > budget:
+                continue
+            quiet, loud = _combo_plans(combo, open_vaults)
+            out.extend(quiet)
+            if boost_ok:
+                out.extend(loud)
+    return tuple(out)
+
+
+def legal_plans(state: HeistState, side: str) -> tuple[Plan, ...]:
+    """All legal distinct plans for ``side`` this night (empty once the heist is finished)."""
+    if state.finished:
+        return ()
+    ss = state.side(side)
+    return legal_plans_for(state.ruleset, ss.decklist, ss.hand, ss.heat, state.closed)
+
+
+def validate_plan(state: HeistState, side: str, plan: Plan) -> None:
+    """Raise :class:`PlanError` if ``plan`` is illegal for ``side`` now.
+
+    Checks run in this order, each over the whole plan, so a plan with several faults always
+    reports the same code: unknown_vault, vault_closed, card_not_in_hand, duplicate_card,
+    too_many_crew, over_energy, boost_without_crew, boost_locked.
+    """
+    if state.finished:
+        raise EngineError("heist_finished", "the heist is over")
+    if not isinstance(plan, Plan):
+        raise PlanError(_INVALID, "expected a Plan")
+    rs = state.ruleset
+    ss = state.sides[SIDE_INDEX[side]] if side in SIDE_INDEX else state.side(side)
+    crew = plan.crew
+    vault_set = rs.vault_set
+    for _, vault in crew:
+        if type(vault) is not str or vault not in vault_set:
+            raise PlanError("unknown_vault", f"there is no vault {vault!r}")
+    if state.closed:
+        for _, vault in crew:
+            if vault in state.closed:
+                raise PlanError("vault_closed", f"{rs.vault_name(vault)} is closed tonight")
+    hand = ss.hand
+    for card, _ in crew:
+        if type(card) is not int or card not in hand:
+            raise PlanError("card_not_in_hand", f"card {card!r} is not in your hand")
+    if len(crew) > 1 and len({card for card, _ in crew}) != len(crew):
+        raise PlanError("duplicate_card", "a card can be sent only once")
+    if len(crew) > rs.max_crew:
+        raise PlanError(
+            "too_many_crew", f"send at most {rs.max_crew} crew a night, got {len(crew)}"
+        )
+    budget = rs.energy_by_heat[ss.heat]
+    spent = sum(rs.cost[ss.decklist[card]] for card, _ in crew)
+    if spent > budget:
+        raise PlanError("over_energy", f"the crew cost {spent} Energy; you have {budget}")
+    if plan.boost:
+        if not crew:
+            raise PlanError("boost_without_crew", "you must send at least one crew to Boost")
+        if ss.heat >= rs.boost_lock_heat:
+            raise PlanError(
+                "boost_locked", f"Boost is locked at Heat {rs.boost_lock_heat} or more"
+            )
+
+
+# PowerPart values that do not depend on the position, interned per amount.
+@lru_cache(maxsize=256)
+def _part(kind: str, amount: int) -> PowerPart:
+    return PowerPart(kind, amount)
+
+
+def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, NightResult]:
+    """Reveal both sealed plans and play the night out (RULES.md steps 5 to 8).
+
+    Returns the state at the start of the next night (or finished) and the night's result.
+    """
+    if state.finished:
+        raise EngineError("heist_finished", "the heist is over")
+    try:
+        plan_p = plans[PLAYER]
+        plan_r = plans[RIVAL]
+    except (KeyError, TypeError):
+        raise PlanError(_INVALID, "resolve needs a plan for 'player' and for 'rival'") from None
+    validate_plan(state, PLAYER, plan_p)
+    validate_plan(state, RIVAL, plan_r)
+
+    rs = state.ruleset
+    ss_p, ss_r = state.sides
+    # RULES.md step 5: conditions read only the two sealed plans, both start Heats and last
+    # night's winners; nothing else is put in the context.
+    ctx = NightContext(
+        boost={PLAYER: plan_p.boost, RIVAL: plan_r.boost},
+        vaults={PLAYER: tuple(v for _, v in plan_p.crew), RIVAL: tuple(v for _, v in plan_r.crew)},
+        heat_start={PLAYER: ss_p.heat, RIVAL: ss_r.heat},
+        last_winners=state.last_winners,
+    )
+    base_power = rs.base_power
+    compiled = rs.compiled
+    boost_power = rs.boost_power
+    totals: dict[str, dict[str, int]] = {PLAYER: {}, RIVAL: {}}
+    side_results: list[SideResult] = []
+    for side, ss, plan in ((PLAYER, ss_p, plan_p), (RIVAL, ss_r, plan_r)):
+        boost = plan.boost
+        tally = totals[side]
+        if boost:
+            heat_delta = rs.boost_heat
+            heat_parts = [_part("boost", rs.boost_heat)] if rs.boost_heat else []
+        else:
+            heat_delta = -rs.quiet_cooling
+            heat_parts = [_part("quiet", -rs.quiet_cooling)] if rs.quiet_cooling else []
+        crew_results = []
+        for card, vault in plan.crew:
+            slug = ss.decklist[card]
+            power = base_power[slug]
+            parts = [_part("base", power)]
+            if boost:
+                power += boost_power
+                parts.append(_part("boost", boost_power))
+            for eff in compiled[slug]:
+                if eff.check(ctx, side, vault, eff.param):
+                    if eff.power:
+                        power += eff.power
+                        parts.append(PowerPart("bonus", eff.power, eff.reason))
+                    if eff.heat:
+                        heat_delta += eff.heat
+                        heat_parts.append(PowerPart("effect", eff.heat, eff.reason))
+            tally[vault] = tally.get(vault, 0) + power
+            crew_results.append(CrewResult(card, slug, vault, power, tuple(parts)))
+        # Ruling (RULES.md step 7): every Heat change of the night is summed first and the sum
+        # is clamped once, so e.g. Heat 5 + Boost (+2) + Coolant (-1) ends at 6, not 5.
+        heat_end = min(max(ss.heat + heat_delta, rs.heat_min), rs.heat_max)
+        side_results.append(
+            SideResult(ss.heat, heat_end, boost, tuple(crew_results), tuple(heat_parts))
+        )
+
+    # RULES.md step 6: higher sum takes the vault's loot; equal sums (0-0 included) pay nobody.
+    loot = state.loot
+    closed = state.closed
+    tally_p, tally_r = totals[PLAYER], totals[RIVAL]
+    score_p, score_r = ss_p.score, ss_r.score
+    vault_results = []
+    winners: dict[str, str | None] = {}
+    for vault in rs.vault_slugs:
+        amount = loot[vault]
+        if vault in closed:
+            vault_results.append(VaultResult(vault, 0, 0, None, 0, True))
+            winners[vault] = None
+            continue
+        pp = tally_p.get(vault, 0)
+        rp = tally_r.get(vault, 0)
+        if pp > rp:
+            winner: str | None = PLAYER
+            score_p += amount
+        elif rp > pp:
+            winner = RIVAL
+            score_r += amount
+        else:
+            winner = None
+        winners[vault] = winner
+        vault_results.append(VaultResult(vault, pp, rp, winner, amount))
+
+    result = NightResult(
+        night=state.night,
+        loot=dict(loot),
+        closed=tuple(v for v in rs.vault_slugs if v in closed),
+        player=side_results[0],
+        rival=side_results[1],
+        vaults=tuple(vault_results),
+        score={PLAYER: score_p, RIVAL: score_r},
+    )
+
+    # RULES.md step 8: sent crew go to the discard pile, then each side draws back up.
+    last = state.night >= rs.nights
+    new_sides = []
+    for side, ss, plan, sr, score in (
+        (PLAYER, ss_p, plan_p, side_results[0], score_p),
+        (RIVAL, ss_r, plan_r, side_results[1], score_r),
+    ):
+        if plan.crew:
+            sent = [c for c, _ in plan.crew]
+            hand = tuple(c for c in ss.hand if c not in sent)
+            discard = ss.discard + tuple(sent)
+        else:
+            hand, discard = ss.hand, ss.discard
+        nss = SideState(ss.decklist, ss.deck, hand, discard, sr.heat_end, score, ss.shuffles)
+        if not last:
+            # After the last night nothing is drawn: no later night could use it.
+            nss = draw_up(nss, state.key, side, rs.hand_size)
+        new_sides.append(nss)
+
+    if last:
+        next_loot: dict[str, int] = {}
+        next_closed: frozenset[str] = frozenset()
+    else:
+        next_loot, next_closed = night_loot(rs, state.key, state.night + 1, state.encounter)
+    new_state = HeistState(
+        ruleset=rs,
+        key=state.key,
+        night=state.night + 1,
+        sides=(new_sides[0], new_sides[1]),
+        loot=next_loot,
+        closed=next_closed,
+        last_winners=winners,
+        encounter=state.encounter,
+        history=state.history + (result,),
+    )
+    return new_state, result
+
+
+def outcome(state: HeistState) -> str | None:
+    """The winner of a finished heist, or None for a draw (RULES.md step 9: equal loot)."""
+    if not state.finished:
+        raise EngineError("heist_not_finished", "the heist is still being played")
+    p, r = state.sides[0].score, state.sides[1].score
+    if p > r:
+        return PLAYER
+    if r > p:
+        return RIVAL
+    return None
+
+
+def plan_slugs(decklist: Sequence[str], plan: Plan) -> tuple[tuple[str, str], ...]:
+    """The plan as (crew slug, vault) pairs, the form a commitment binds."""
+    return tuple((decklist[c], v) for c, v in plan.crew)
+
+
+def plan_canonical(decklist: Sequence[str], plan: Plan) -> str:
+    """The canonical text to commit to (DESIGN.md section 5), for ``commit_plan``."""
+    return canonical_plan(plan_slugs(decklist, plan), plan.boost)
