@@ -1,0 +1,75 @@
+"""Rival personas and difficulty levels, read from personas.json (data, not code)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from game.engine.errors import EngineError
+from game.engine.rules import DEFAULT_VERSION, get_ruleset, validate_deck
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    slug: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Persona:
+    slug: str
+    name: str
+    tagline: str
+    bio: str
+    style: str
+    deck: tuple[str, ...]
+
+
+class UnknownRival(EngineError):
+    def __init__(self, what: str, slug: str) -> None:
+        super().__init__(f"unknown_{what}", f"There is no {what} called {slug!r}.")
+
+
+@cache
+def _data() -> tuple[tuple[Persona, ...], tuple[Difficulty, ...]]:
+    raw = json.loads(resources.files(__package__).joinpath("personas.json").read_text("utf-8"))
+    ruleset = get_ruleset(DEFAULT_VERSION)
+    personas = tuple(
+        Persona(
+            slug=p["slug"],
+            name=p["name"],
+            tagline=p["tagline"],
+            bio=p["bio"],
+            style=p["style"],
+            # A persona's deck must be legal under the current ruleset: refuse it at load.
+            deck=validate_deck(ruleset, p["deck"]),
+        )
+        for p in raw["personas"]
+    )
+    difficulties = tuple(Difficulty(**d) for d in raw["difficulties"])
+    return personas, difficulties
+
+
+def list_personas() -> tuple[Persona, ...]:
+    return _data()[0]
+
+
+def list_difficulties() -> tuple[Difficulty, ...]:
+    return _data()[1]
+
+
+def get_persona(slug: str) -> Persona:
+    for persona in list_personas():
+        if persona.slug == slug:
+            return persona
+    raise UnknownRival("rival", slug)
+
+
+def get_difficulty(slug: str) -> Difficulty:
+    for difficulty in list_difficulties():
+        if difficulty.slug == slug:
+            return difficulty
+    raise UnknownRival("difficulty", slug)
