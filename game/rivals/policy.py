@@ -10,7 +10,6 @@ from __future__ import annotations
 from game.engine.night import Plan
 from game.engine.rng import Stream
 from game.engine.view import Observation
-
 from game.rivals.personas import get_difficulty, get_persona
 
 
