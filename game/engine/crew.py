@@ -68,7 +68,9 @@ def _rival_heat_start_at_least(ctx: NightContext, side: str, vault: str, param: 
     return ctx.heat_start[_OTHER[side]] >= param  # type: ignore[operator]
 
 
-def _rival_won_vault_last_night(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+def _rival_won_vault_last_night(
+    ctx: NightContext, side: str, vault: str, param: int | None
+) -> bool:
     # Ruling (Rooftop Runner): never on night 1 (last_winners is empty then) and a tied vault was
     # won by nobody (stored as None), so only a real rival win counts.
     return ctx.last_winners.get(vault) == _OTHER[side]

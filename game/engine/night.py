@@ -18,16 +18,16 @@ from .setup import night_loot
 from .state import SIDE_INDEX, HeistState, SideState
 
 __all__ = [
-    "Plan",
     "NightResult",
+    "Plan",
     "energy",
     "legal_plans",
     "legal_plans_for",
-    "validate_plan",
-    "resolve",
     "outcome",
     "plan_canonical",
     "plan_slugs",
+    "resolve",
+    "validate_plan",
 ]
 
 _INVALID = "invalid_plan"
@@ -182,9 +182,7 @@ def validate_plan(state: HeistState, side: str, plan: Plan) -> None:
         if not crew:
             raise PlanError("boost_without_crew", "you must send at least one crew to Boost")
         if ss.heat >= rs.boost_lock_heat:
-            raise PlanError(
-                "boost_locked", f"Boost is locked at Heat {rs.boost_lock_heat} or more"
-            )
+            raise PlanError("boost_locked", f"Boost is locked at Heat {rs.boost_lock_heat} or more")
 
 
 # PowerPart values that do not depend on the position, interned per amount.
@@ -326,7 +324,7 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         closed=next_closed,
         last_winners=winners,
         encounter=state.encounter,
-        history=state.history + (result,),
+        history=(*state.history, result),
     )
     return new_state, result
 

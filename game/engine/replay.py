@@ -180,13 +180,13 @@ def replay(record: Mapping[str, Any]) -> ReplayReport:
             except ReplayError:
                 raise
             except EngineError as exc:
-                raise ReplayError("replay_malformed", f"{where}.plans.{side}: {exc.message}")
+                raise ReplayError(
+                    "replay_malformed", f"{where}.plans.{side}: {exc.message}"
+                ) from None
 
         nonce = _need(entry, "rival_nonce", str, where)
         commitment = _need(entry, "rival_commitment", str, where)
-        expected_commitment = commit_plan(
-            nonce, plan_canonical(state.rival.decklist, plans[RIVAL])
-        )
+        expected_commitment = commit_plan(nonce, plan_canonical(state.rival.decklist, plans[RIVAL]))
         if expected_commitment != commitment:
             return fail(night, "rival_commitment", expected_commitment, commitment, checked)
 

@@ -70,7 +70,7 @@ def seed_commitment(server_seed: str) -> str:
 class Stream:
     """A deterministic stream of uniform integers for one (key, label); not Python's ``random``."""
 
-    __slots__ = ("_key", "_prefix", "_counter", "_words", "_pos")
+    __slots__ = ("_counter", "_key", "_pos", "_prefix", "_words")
 
     def __init__(self, key: bytes, label: str) -> None:
         self._key = key

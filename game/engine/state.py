@@ -20,17 +20,17 @@ from .results import NightResult
 from .rules import Ruleset
 
 __all__ = [
+    "MOD_KINDS",
     "PLAYER",
     "RIVAL",
     "SIDES",
-    "other",
     "SIDE_INDEX",
-    "SideState",
-    "VaultMod",
     "Encounter",
     "EncounterError",
     "HeistState",
-    "MOD_KINDS",
+    "SideState",
+    "VaultMod",
+    "other",
 ]
 
 SIDE_INDEX: Mapping[str, int] = {PLAYER: 0, RIVAL: 1}
@@ -77,8 +77,12 @@ class VaultMod:
     amount: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"vault": self.vault, "nights": list(self.nights), "kind": self.kind,
-                "amount": self.amount}
+        return {
+            "vault": self.vault,
+            "nights": list(self.nights),
+            "kind": self.kind,
+            "amount": self.amount,
+        }
 
 
 def _enc_int(value: Any, what: str) -> int:
@@ -179,7 +183,9 @@ class Encounter:
                 raise EncounterError(f"{where}.nights must name at least one night")
             for n in mod.nights:
                 if type(n) is not int or not 1 <= n <= ruleset.nights:
-                    raise EncounterError(f"{where}.nights: {n!r} is not a night 1..{ruleset.nights}")
+                    raise EncounterError(
+                        f"{where}.nights: {n!r} is not a night 1..{ruleset.nights}"
+                    )
             if mod.kind == "fixed" and mod.amount < 0:
                 raise EncounterError(f"{where}.amount: fixed loot cannot be negative")
             if mod.kind == "raise" and mod.amount < 1:
@@ -194,9 +200,7 @@ class Encounter:
                     )
                 seen.add(key)
         for vault, n, kind in seen:
-            if kind == "closed" and any(
-                (vault, n, k) in seen for k in MOD_KINDS if k != "closed"
-            ):
+            if kind == "closed" and any((vault, n, k) in seen for k in MOD_KINDS if k != "closed"):
                 raise EncounterError(f"{vault} is closed on night {n} and also modified")
         return self
 
@@ -261,7 +265,9 @@ class HeistState:
         try:
             return self.sides[SIDE_INDEX[side]]
         except KeyError:
-            raise EngineError("unknown_side", f"a side is 'player' or 'rival', got {side!r}") from None
+            raise EngineError(
+                "unknown_side", f"a side is 'player' or 'rival', got {side!r}"
+            ) from None
 
     @property
     def start_heat(self) -> dict[str, int]:

@@ -78,8 +78,12 @@ class Observation:
             "nights": self.nights,
             "finished": self.finished,
             "vaults": [
-                {"slug": slug, "name": name, "loot": self.loot.get(slug, 0),
-                 "closed": slug in self.closed}
+                {
+                    "slug": slug,
+                    "name": name,
+                    "loot": self.loot.get(slug, 0),
+                    "closed": slug in self.closed,
+                }
                 for slug, name in self.vaults
             ],
             "loot": dict(self.loot),
