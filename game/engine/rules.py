@@ -337,9 +337,13 @@ def available_versions() -> tuple[str, ...]:
     )
 
 
-@cache
 def get_ruleset(version: str = DEFAULT_VERSION) -> Ruleset:
-    """The packaged ruleset ``version`` (cached; rulesets are immutable)."""
+    """The packaged ruleset ``version`` (cached; rulesets are immutable, one object per version)."""
+    return _load_packaged(version)
+
+
+@cache
+def _load_packaged(version: str) -> Ruleset:
     if version not in available_versions():
         raise RulesetError(
             "ruleset_unknown",

@@ -17,9 +17,9 @@ from game.engine import (
     legal_plans,
     resolve,
 )
-from game.engine.rng import commit_plan
 from game.engine.night import plan_canonical
 from game.engine.replay import record_entry, record_header
+from game.engine.rng import commit_plan
 from game.engine.setup import new_heist
 from game.engine.state import SideState
 

@@ -6,7 +6,7 @@ import pytest
 
 from game.engine import PLAYER, RIVAL, Plan, PlanError, legal_plans, resolve, validate_plan
 from game.engine.rng import Stream
-from tests.game.engine.helpers import CV, MA, RS, ST, duel, position, powers
+from tests.game.engine.helpers import CV, MA, ST, duel, position, powers
 
 
 def bonus_reasons(result, side, i=0):
@@ -126,7 +126,9 @@ def test_ruling_rooftop_runner_never_on_night_one():
 
 def test_ruling_rooftop_runner_not_after_a_tie():
     # Night 1: both send a Mirror Courier to Crown Vault -> 2 vs 2, a tie, won by nobody.
-    state = position(player_hand=["mirror-courier", "rooftop-runner"], rival_hand=["mirror-courier"])
+    state = position(
+        player_hand=["mirror-courier", "rooftop-runner"], rival_hand=["mirror-courier"]
+    )
     state, r1 = resolve(state, {PLAYER: Plan(((0, CV),)), RIVAL: Plan(((0, CV),))})
     assert r1.vaults[1].winner is None
     assert state.last_winners[CV] is None
@@ -135,7 +137,9 @@ def test_ruling_rooftop_runner_not_after_a_tie():
 
 
 def test_rooftop_runner_after_a_real_rival_win():
-    state = position(player_hand=["mirror-courier", "rooftop-runner"], rival_hand=["mirror-courier"])
+    state = position(
+        player_hand=["mirror-courier", "rooftop-runner"], rival_hand=["mirror-courier"]
+    )
     state, _ = resolve(state, {PLAYER: Plan(), RIVAL: Plan(((0, CV),))})
     assert state.last_winners == {MA: None, CV: RIVAL, ST: None}
     _, r2 = resolve(state, {PLAYER: Plan(((1, CV),)), RIVAL: Plan()})
@@ -233,7 +237,9 @@ def test_boost_locked_at_six_and_quiet_cools_from_six():
     _, r = resolve(state, {PLAYER: Plan(((0, CV),)), RIVAL: Plan()})
     assert heat_end(r) == 5
     # Heat 5 may still Boost.
-    validate_plan(position(player_hand=["mirror-courier"], player_heat=5), PLAYER, Plan(((0, CV),), True))
+    validate_plan(
+        position(player_hand=["mirror-courier"], player_heat=5), PLAYER, Plan(((0, CV),), True)
+    )
 
 
 def test_energy_table():
@@ -333,7 +339,10 @@ def test_plan_is_normalised_and_round_trips():
     b = Plan(((0, CV), (2, ST)))
     assert a == b and a.crew == ((0, CV), (2, ST))
     assert Plan.from_dict(a.to_dict()) == a
-    assert a.to_dict() == {"crew": [{"card": 0, "vault": CV}, {"card": 2, "vault": ST}], "boost": False}
+    assert a.to_dict() == {
+        "crew": [{"card": 0, "vault": CV}, {"card": 2, "vault": ST}],
+        "boost": False,
+    }
 
 
 # --- cleanup ----------------------------------------------------------------------------------
