@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import (  # noqa: E402
+from game.engine import (
     PLAYER,
     RIVAL,
     get_ruleset,
