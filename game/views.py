@@ -1,7 +1,312 @@
-from django.shortcuts import render
+"""Pages. Server-rendered; the heist board itself is static/js/board.js talking to the JSON API.
 
-from game.selectors import crew_catalogue
+Pages read through selectors and the rivals/engine data, never the models directly, and hold no
+rules: deck legality is the engine's validate_deck, the same check the API runs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from accounts.decorators import adult_required
+from accounts.guest import guest_id
+from game import selectors, services
+from game.engine.errors import DeckError
+from game.engine.rules import get_ruleset, validate_deck
+from game.rivals.personas import list_difficulties, list_personas
+from game.selectors import Owner, crew_catalogue
+from veyltak_site.exceptions import ApplicationError
+
+# A guest keeps one deck in the session (issue 6); signed-in named decks need a model.
+SESSION_DECK = "veyltak_deck"
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _crew_rows(ruleset):
+    return [
+        {"slug": c.slug, "name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
+        for c in ruleset.crew.values()
+    ]
+
+
+def _deck_summary(ruleset, deck):
+    """[(count, name)] in ruleset order: how a public decklist is shown."""
+    counts = Counter(deck)
+    return [(counts[s], c.name) for s, c in ruleset.crew.items() if counts[s]]
+
+
+def _join_nights(nights) -> str:
+    nights = sorted(nights)
+    if not nights:
+        return "no night"
+    if len(nights) > 2 and nights == list(range(nights[0], nights[-1] + 1)):
+        return f"nights {nights[0]} to {nights[-1]}"
+    if len(nights) == 1:
+        return f"night {nights[0]}"
+    return "nights " + ", ".join(str(n) for n in nights[:-1]) + f" and {nights[-1]}"
+
+
+def describe_modifiers(modifiers, ruleset) -> list[str]:
+    """An encounter's modifiers in full, as sentences (RULES.md: disclosed before play)."""
+    if not modifiers:
+        return []
+    lines = []
+    who = {"player": "You start", "you": "You start", "rival": "The rival starts"}
+    for side, heat in (modifiers.get("start_heat") or {}).items():
+        lines.append(f"{who.get(side, side)} at Heat {heat} (Energy {ruleset.energy_at(heat)}).")
+    names = {v.slug: v.name for v in ruleset.vaults}
+    for mod in modifiers.get("vault_mods") or []:
+        vault = names.get(mod.get("vault"), mod.get("vault"))
+        when = _join_nights(mod.get("nights") or [])
+        kind, amount = mod.get("kind"), mod.get("amount", 0)
+        text = {
+            "fixed": f"{vault}: loot is fixed at {amount} on {when}.",
+            "raise": f"{vault}: loot is raised by {amount} on {when}.",
+            "double": f"{vault}: loot is doubled on {when}.",
+            "closed": f"{vault} is closed on {when}: no crew may be sent there.",
+        }.get(kind, f"{vault}: {kind} {amount} on {when}.")
+        lines.append(text)
+    return lines
+
+
+def _encounters(ruleset):
+    """Encounters with their modifiers as sentences, for the picker."""
+    return [
+        dict(e, lines=describe_modifiers(e["modifiers"], ruleset))
+        for e in selectors.encounter_list()
+    ]
+
+
+def _session_deck(request, ruleset):
+    deck = request.session.get(SESSION_DECK)
+    if not deck:
+        return None
+    try:
+        return list(validate_deck(ruleset, deck))
+    except DeckError:
+        return None
+
+
+# --- pages ------------------------------------------------------------------------------------
 
 
 def home(request):
-    return render(request, "home.html", {"crew": crew_catalogue()})
+    featured = getattr(selectors, "featured_heist", None)  # the featured-heist rotation, when built
+    return render(
+        request,
+        "home.html",
+        {
+            "crew": crew_catalogue(),
+            "featured": featured() if featured else None,
+            "ruleset": get_ruleset(),
+        },
+    )
+
+
+@adult_required
+@require_http_methods(["GET", "POST"])
+def play(request):
+    """The rival picker: rival, difficulty, encounter, deck, Start."""
+    ruleset = get_ruleset()
+    personas = list_personas()
+    difficulties = list_difficulties()
+    encounters = _encounters(ruleset)
+    my_deck = _session_deck(request, ruleset)
+    starters = selectors.deck_list()
+    chosen = {
+        "rival": request.POST.get("rival") or request.GET.get("rival") or personas[0].slug,
+        "difficulty": request.POST.get("difficulty")
+        or request.GET.get("difficulty")
+        or difficulties[0].slug,
+        "encounter": request.POST.get("encounter") or request.GET.get("encounter") or "",
+        "deck": request.POST.get("deck")
+        or request.GET.get("deck")
+        or ("mine" if my_deck else "starter"),
+    }
+    error = None
+    if request.method == "POST":
+        deck = None
+        if chosen["deck"] == "mine":
+            deck = my_deck
+        elif chosen["deck"]:
+            deck = next((d["deck"] for d in starters if d["slug"] == chosen["deck"]), None)
+        try:
+            heist_id = _start_heist(
+                request,
+                rival=chosen["rival"],
+                difficulty=chosen["difficulty"],
+                deck=deck,
+                encounter=chosen["encounter"] or None,
+            )
+        except ApplicationError as exc:
+            error = exc.message
+        else:
+            return redirect("heist", heist_id=heist_id)
+    rivals = [
+        {
+            "slug": p.slug,
+            "name": p.name,
+            "tagline": p.tagline,
+            "bio": p.bio,
+            "deck": _deck_summary(ruleset, p.deck),
+            "emblem": f"images/emblems/{p.slug}.svg",
+        }
+        for p in personas
+    ]
+    return render(
+        request,
+        "game/play.html",
+        {
+            "rivals": rivals,
+            "difficulties": difficulties,
+            "encounters": encounters,
+            "chosen": chosen,
+            "my_deck": _deck_summary(ruleset, my_deck) if my_deck else None,
+            "starters": [dict(d, summary=_deck_summary(ruleset, d["deck"])) for d in starters],
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+def _owner(request) -> Owner:
+    if request.user.is_authenticated:
+        return Owner(user_id=request.user.pk, guest_id=guest_id(request))
+    return Owner(user_id=None, guest_id=guest_id(request))
+
+
+def _start_heist(request, *, rival, difficulty, deck, encounter):
+    """Start a heist through the heist service (the same one POST /api/v1/heists/ calls)."""
+    snapshot = services.heist_start(
+        owner=_owner(request), rival=rival, difficulty=difficulty, deck=deck, encounter=encounter
+    )
+    return snapshot.heist.pk
+
+
+@require_http_methods(["GET", "POST"])
+def deck(request):
+    """The Heist board: build a 12-card deck (guests keep one in the session)."""
+    ruleset = get_ruleset()
+    crew = _crew_rows(ruleset)
+    starters = [
+        {"slug": d["slug"], "name": d["name"], "deck": d["deck"]} for d in selectors.deck_list()
+    ] + [
+        {"slug": p.slug, "name": f"{p.name}'s deck", "deck": list(p.deck)} for p in list_personas()
+    ]
+    saved = _session_deck(request, ruleset)
+    # Nothing saved yet: start from the ready-made starter rather than an empty board.
+    counts = Counter(saved or starters[0]["deck"])
+    reason = None
+    if request.method == "POST":
+        counts = Counter()
+        for row in crew:
+            try:
+                n = int(request.POST.get(f"count-{row['slug']}", "0"))
+            except ValueError:
+                n = 0
+            counts[row["slug"]] = max(0, n)
+        action = request.POST.get("action", "")
+        if action.startswith("starter:"):
+            starter = next((d for d in starters if d["slug"] == action[8:]), None)
+            counts = Counter(starter["deck"] if starter else [])
+        elif action == "clear":
+            counts = Counter()
+        elif action.startswith(("add:", "remove:")):
+            op, _, slug = action.partition(":")
+            reason = _adjust(counts, slug, op, ruleset, crew)
+        elif action == "save":
+            deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
+            try:
+                validate_deck(ruleset, deck_list)
+            except DeckError as exc:
+                reason = _deck_reason(counts, ruleset) or str(exc)
+            else:
+                request.session[SESSION_DECK] = deck_list
+                messages.success(request, "Deck saved. It is used when you pick “Your deck”.")
+                return redirect("deck")
+    total = sum(counts.values())
+    for row in crew:
+        row["count"] = counts[row["slug"]]
+    return render(
+        request,
+        "game/deck.html",
+        {
+            "crew": crew,
+            "total": total,
+            "size": ruleset.deck_size,
+            "max_copies": ruleset.max_copies,
+            "reason": reason or _deck_reason(counts, ruleset),
+            "legal": _deck_reason(counts, ruleset) is None,
+            "starters": starters,
+            "saved": saved is not None,
+        },
+        status=400 if reason else 200,
+    )
+
+
+def _adjust(counts, slug, op, ruleset, crew):
+    """One + or - press without JavaScript; returns why it was refused, if it was."""
+    names = {row["slug"]: row["name"] for row in crew}
+    if slug not in names:
+        return "There is no such crew."
+    if op == "remove":
+        counts[slug] = max(0, counts[slug] - 1)
+        return None
+    if counts[slug] >= ruleset.max_copies:
+        return f"At most {ruleset.max_copies} copies of {names[slug]}."
+    if sum(counts.values()) >= ruleset.deck_size:
+        return f"Your deck already has {ruleset.deck_size} cards: take one out first."
+    counts[slug] += 1
+    return None
+
+
+def _deck_reason(counts, ruleset):
+    """Why the deck is not legal yet, for a person; None when it is."""
+    total = sum(counts.values())
+    over = [s for s, n in counts.items() if n > ruleset.max_copies]
+    if over:
+        name = ruleset.crew[over[0]].name
+        return f"At most {ruleset.max_copies} copies of {name}."
+    size = ruleset.deck_size
+    if total < size:
+        missing = size - total
+        return f"Add {missing} more card{'s' if missing != 1 else ''} to make {size}."
+    if total > size:
+        return f"Take out {total - size}: a deck has exactly {size} cards."
+    return None
+
+
+def _board_context(request, heist_id):
+    return {
+        "heist_id": heist_id,
+        "api": "/api/v1/",
+        "urls": {
+            "board": reverse("heist", kwargs={"heist_id": heist_id}),
+            "result": reverse("heist-result", kwargs={"heist_id": heist_id}),
+            "replay": reverse("heist-replay", kwargs={"heist_id": heist_id}),
+            "play": reverse("play"),
+        },
+    }
+
+
+@adult_required
+def heist(request, heist_id):
+    """The heist board. Everything on it comes from GET /api/v1/heists/{id}/ (the player's view)."""
+    return render(request, "game/board.html", _board_context(request, heist_id))
+
+
+@adult_required
+def heist_result(request, heist_id):
+    return render(request, "game/result.html", _board_context(request, heist_id))
+
+
+@adult_required
+def heist_replay(request, heist_id):
+    return render(request, "game/replay.html", _board_context(request, heist_id))

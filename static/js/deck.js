@@ -1,0 +1,75 @@
+// The Heist board (deck builder): live counts and reasons. Without this module every + and −
+// is a form submit and the server answers with the same reasons, so the page works either way.
+const form = document.getElementById("deck-form");
+
+if (form) {
+  const size = Number(form.dataset.size);
+  const maxCopies = Number(form.dataset.maxCopies);
+  const totalEl = document.getElementById("deck-total");
+  const countEl = document.getElementById("deck-count");
+  const reasonEl = document.getElementById("deck-reason");
+  const rows = new Map();
+  for (const li of form.querySelectorAll("li[data-slug]")) {
+    rows.set(li.dataset.slug, {
+      li,
+      name: li.querySelector(".name").textContent,
+      input: li.querySelector("input[type=hidden]"),
+      output: li.querySelector("output"),
+    });
+  }
+  const count = (slug) => Number(rows.get(slug).input.value);
+  const total = () => [...rows.keys()].reduce((sum, slug) => sum + count(slug), 0);
+
+  function legalReason() {
+    const n = total();
+    if (n < size) return `Add ${size - n} more card${size - n === 1 ? "" : "s"} to make ${size}.`;
+    if (n > size) return `Take out ${n - size}: a deck has exactly ${size} cards.`;
+    return null;
+  }
+
+  function say(text, bad) {
+    reasonEl.textContent = text;
+    reasonEl.classList.toggle("bad", bad);
+    reasonEl.classList.toggle("good", !bad);
+  }
+
+  function set(slug, n) {
+    const row = rows.get(slug);
+    row.input.value = String(n);
+    row.output.textContent = String(n);
+    row.li.classList.toggle("in-deck", n > 0);
+  }
+
+  function refresh(refusal) {
+    const n = total();
+    totalEl.textContent = String(n);
+    countEl.classList.toggle("full", n === size);
+    if (refusal) {
+      say(refusal, true);
+    } else {
+      const reason = legalReason();
+      say(reason ?? "Ready: your deck is legal. Save it to play with it.", reason !== null);
+    }
+  }
+
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button[name=action]");
+    if (!button) return;
+    const [op, slug] = button.value.split(":");
+    if (op === "save") return; // a real submit: the server validates and stores
+    event.preventDefault();
+    let refusal = null;
+    if (op === "add") {
+      const row = rows.get(slug);
+      if (count(slug) >= maxCopies) refusal = `At most ${maxCopies} copies of ${row.name}.`;
+      else if (total() >= size) refusal = `Your deck already has ${size} cards: take one out first.`;
+      else set(slug, count(slug) + 1);
+    } else if (op === "remove") {
+      set(slug, Math.max(0, count(slug) - 1));
+    } else if (op === "clear" || op === "starter") {
+      for (const key of rows.keys()) set(key, 0);
+      for (const s of (button.dataset.deck || "").split(",").filter(Boolean)) set(s, count(s) + 1);
+    }
+    refresh(refusal);
+  });
+}
