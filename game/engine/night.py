@@ -122,15 +122,16 @@ def legal_plans_for(
     boost_ok = heat < ruleset.boost_lock_heat
     cost = ruleset.cost
     cards = sorted(hand)
+    costs = [cost[decklist[c]] for c in cards]
     out: list[Plan] = list(_EMPTY_PLANS)
     for k in range(1, min(ruleset.max_crew, len(cards)) + 1):
-        for combo in combinations(cards, k):
-            if sum(cost[decklist[c]] for c in combo) > budget:
+        for idx in combinations(range(len(cards)), k):
+            if sum(map(costs.__getitem__, idx)) > budget:
                 continue
-            quiet, loud = _combo_plans(combo, open_vaults)
-            out.extend(quiet)
+            quiet, loud = _combo_plans(tuple(map(cards.__getitem__, idx)), open_vaults)
+            out += quiet
             if boost_ok:
-                out.extend(loud)
+                out += loud
     return tuple(out)
 
 
@@ -242,10 +243,10 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
                 if eff.check(ctx, side, vault, eff.param):
                     if eff.power:
                         power += eff.power
-                        parts.append(PowerPart("bonus", eff.power, eff.reason))
+                        parts.append(eff.power_part)
                     if eff.heat:
                         heat_delta += eff.heat
-                        heat_parts.append(PowerPart("effect", eff.heat, eff.reason))
+                        heat_parts.append(eff.heat_part)
             tally[vault] = tally.get(vault, 0) + power
             crew_results.append(CrewResult(card, slug, vault, power, tuple(parts)))
         # Ruling (RULES.md step 7): every Heat change of the night is summed first and the sum

@@ -46,7 +46,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _KEY_DOMAIN = b"veyltak/heist-key/v1"
-_WORDS = struct.Struct(">8I")
+_WORD = struct.Struct(">I")
 _TWO32 = 1 << 32
 
 
@@ -70,24 +70,25 @@ def seed_commitment(server_seed: str) -> str:
 class Stream:
     """A deterministic stream of uniform integers for one (key, label); not Python's ``random``."""
 
-    __slots__ = ("_counter", "_key", "_pos", "_prefix", "_words")
+    __slots__ = ("_block", "_counter", "_key", "_pos", "_prefix")
 
     def __init__(self, key: bytes, label: str) -> None:
         self._key = key
         self._prefix = (label + "#").encode("utf-8")
         self._counter = 0
-        self._words: tuple[int, ...] = ()
-        self._pos = 0
+        self._block = b""
+        self._pos = 32  # byte offset into the current block; 32 = exhausted
 
     def _word(self) -> int:
-        if self._pos >= len(self._words):
-            block = hmac.digest(self._key, self._prefix + str(self._counter).encode(), "sha256")
+        pos = self._pos
+        if pos >= 32:
+            self._block = hmac.digest(
+                self._key, self._prefix + str(self._counter).encode(), "sha256"
+            )
             self._counter += 1
-            self._words = _WORDS.unpack(block)
-            self._pos = 0
-        w = self._words[self._pos]
-        self._pos += 1
-        return w
+            pos = 0
+        self._pos = pos + 4
+        return _WORD.unpack_from(self._block, pos)[0]
 
     def randbelow(self, n: int) -> int:
         """Uniform integer in ``[0, n)``, by rejection sampling (no modulo bias)."""
@@ -112,6 +113,22 @@ class Stream:
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
         return tuple(items)
+
+
+def randint_once(key: bytes, label: str, a: int, b: int) -> int:
+    """Exactly ``Stream(key, label).randint(a, b)``, faster for a stream used for one draw.
+
+    Each night draws one loot value per vault from a fresh stream; this reads the first word of
+    block 0 directly and only builds a :class:`Stream` in the rare case that word is rejected.
+    """
+    n = b - a + 1
+    if n < 1 or n > _TWO32:
+        raise ValueError(f"randint needs a <= b, got {a}, {b}")
+    block = hmac.digest(key, (label + "#0").encode("utf-8"), "sha256")
+    w = _WORD.unpack_from(block, 0)[0]
+    if w < _TWO32 - (_TWO32 % n):
+        return a + w % n
+    return Stream(key, label).randint(a, b)
 
 
 def canonical_plan(crew: Iterable[Sequence[str]], boost: bool) -> str:

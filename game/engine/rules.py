@@ -19,6 +19,7 @@ from typing import Any
 
 from .crew import CONDITION_KINDS, Check, Condition, CrewType, Effect
 from .errors import DeckError, RulesetError
+from .results import PowerPart
 
 DEFAULT_VERSION = "2026.11"
 
@@ -34,13 +35,16 @@ class Vault:
 
 @dataclass(frozen=True, slots=True)
 class CompiledEffect:
-    """An :class:`Effect` flattened for the hot path of ``resolve`` (no attribute chains)."""
+    """An :class:`Effect` flattened for the hot path of ``resolve`` (no attribute chains), with
+    its breakdown entries built once per ruleset instead of once per night."""
 
     check: Check
     param: int | None
     power: int
     heat: int
     reason: str
+    power_part: PowerPart
+    heat_part: PowerPart
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,8 @@ class Ruleset:
                         e.power,
                         e.heat,
                         f"{s}: {e.condition.describe()}",
+                        PowerPart("bonus", e.power, f"{s}: {e.condition.describe()}"),
+                        PowerPart("effect", e.heat, f"{s}: {e.condition.describe()}"),
                     )
                     for e in c.effects
                 )

@@ -8,7 +8,7 @@ from typing import Any
 from .crew import PLAYER, RIVAL
 from .deck import opening_deck
 from .errors import EngineError
-from .rng import Stream, heist_key
+from .rng import heist_key, randint_once
 from .rules import Ruleset, get_ruleset, validate_deck
 from .state import Encounter, HeistState, SideState
 
@@ -25,7 +25,7 @@ def night_loot(
     closed: list[str] = []
     lo, hi = ruleset.loot_min, ruleset.loot_max
     for vault in ruleset.vault_slugs:
-        amount = Stream(key, f"loot/{night}/{vault}").randint(lo, hi)
+        amount = randint_once(key, f"loot/{night}/{vault}", lo, hi)
         if encounter is not None:
             amount, is_closed = encounter.apply(night, vault, amount)
             if is_closed:
