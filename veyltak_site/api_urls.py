@@ -3,5 +3,6 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("accounts.api_urls")),
     path("", include("game.api_urls")),
 ]

@@ -171,6 +171,10 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip"}
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

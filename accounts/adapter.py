@@ -1,0 +1,23 @@
+"""allauth adapter: sign-up is closed to a locked browser, and only the gate attests."""
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.db import transaction
+
+from accounts import gate, services
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def is_open_for_signup(self, request) -> bool:
+        # Every sign-up door (ours, allauth's own views, a social provider if one is ever
+        # enabled: its adapter asks this one) is shut while the browser is locked.
+        return not gate.is_locked(request) and super().is_open_for_signup(request)
+
+    def save_user(self, request, user, form, commit=True):
+        with transaction.atomic():
+            user = super().save_user(request, user, form, commit=commit)
+            # Only a form that ran the gate can attest. Any other way in (a social sign-up, a
+            # createsuperuser) makes an account without a confirmation, and that account must
+            # pass the guest check before it can play: the gate fails closed.
+            if commit and getattr(form, "gate_passed", False):
+                services.profile_attest(user=user)
+        return user

@@ -1,0 +1,72 @@
+"""Thin API views for accounts (DESIGN.md §5): explicit serializers, logic in services."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import gate, selectors, services
+from accounts.authentication import CsrfSessionAuthentication
+
+_INVALID_DATE = "Please enter a valid date."
+
+
+@method_decorator(ensure_csrf_cookie, name="dispatch")
+class MeApi(APIView):
+    authentication_classes = [CsrfSessionAuthentication]
+
+    class OutputSerializer(serializers.Serializer):
+        authenticated = serializers.BooleanField()
+        username = serializers.CharField(allow_null=True)
+        adult_confirmed = serializers.BooleanField()
+        signs = serializers.IntegerField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request):
+        user = request.user
+        authenticated = bool(user and user.is_authenticated)
+        data = {
+            "authenticated": authenticated,
+            "username": user.get_username() if authenticated else None,
+            "adult_confirmed": selectors.adult_confirmed(request),
+            "signs": selectors.signs_balance(user if authenticated else None),
+        }
+        return Response(self.OutputSerializer(data).data)
+
+
+@method_decorator(gate.gate_door, name="dispatch")
+@method_decorator(sensitive_post_parameters("birth_date"), name="dispatch")
+class AgeCheckApi(APIView):
+    authentication_classes = [CsrfSessionAuthentication]
+
+    class InputSerializer(serializers.Serializer):
+        birth_date = serializers.DateField(
+            input_formats=["%Y-%m-%d"],
+            error_messages={"invalid": _INVALID_DATE, "datetime": _INVALID_DATE},
+        )
+
+        @sensitive_variables("value")
+        def validate_birth_date(self, value):
+            # A future or pre-1900 date is a typo: ask again, no lock (as the page does).
+            if not (dt.date(1900, 1, 1) <= value <= timezone.localdate()):
+                raise serializers.ValidationError(_INVALID_DATE)
+            return value
+
+    class OutputSerializer(serializers.Serializer):
+        adult_confirmed = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @sensitive_variables()
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.age_check(request=request, birth_date=serializer.validated_data["birth_date"])
+        return Response(self.OutputSerializer({"adult_confirmed": True}).data)

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from accounts import api
+
+urlpatterns = [
+    path("me/", api.MeApi.as_view(), name="api-me"),
+    path("age-check/", api.AgeCheckApi.as_view(), name="api-age-check"),
+]

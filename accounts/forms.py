@@ -1,0 +1,104 @@
+"""Forms: the age-gated sign-up, the guest check, the profile and account deletion.
+
+Every field that carries a date of birth is validated here and only passed on as a yes or no;
+`sensitive_variables` keeps the value out of error reports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from allauth.account.adapter import get_adapter
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.utils import timezone
+from django.views.decorators.debug import sensitive_variables
+
+from accounts import gate
+
+_INVALID_DATE = "Please enter a valid date."
+_EARLIEST = dt.date(1900, 1, 1)
+
+
+class BirthDateField(forms.DateField):
+    """An HTML date input, ISO only (what the browser sends), with no hint of any limit."""
+
+    widget = forms.DateInput(format="%Y-%m-%d", attrs={"type": "date", "autocomplete": "bday"})
+    default_error_messages = {
+        "required": "Please enter your date of birth.",
+        "invalid": _INVALID_DATE,
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", "Date of birth")
+        kwargs.setdefault("input_formats", ["%Y-%m-%d"])
+        super().__init__(**kwargs)
+
+    @sensitive_variables("value", "parsed")
+    def clean(self, value):
+        parsed = super().clean(value)
+        # A date from the future or before 1900 is a typo, not an answer: ask again, no lock.
+        if parsed is not None and not (_EARLIEST <= parsed <= timezone.localdate()):
+            raise forms.ValidationError(_INVALID_DATE, code="invalid")
+        return parsed
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up with the gate: an under-age date fails validation, so no user is saved.
+
+    `refused` tells the view to lock the browser and answer with the neutral refusal instead of
+    the form (re-showing the form would invite another date).
+    """
+
+    birth_date = BirthDateField()
+    field_order = ["email", "birth_date", "password1", "password2"]
+
+    def __init__(self, *args, **kwargs):
+        self.refused = False
+        self.gate_passed = False
+        super().__init__(*args, **kwargs)
+
+    @sensitive_variables("birth_date")
+    def clean_birth_date(self):
+        birth_date = self.cleaned_data["birth_date"]
+        if not gate.passes(birth_date):
+            self.refused = True
+            raise forms.ValidationError(gate.REFUSAL_MESSAGE, code="refused")
+        self.gate_passed = True
+        # Only the verdict goes on: the date is not needed (nor kept) past this line.
+        return None
+
+
+class AgeCheckForm(forms.Form):
+    birth_date = BirthDateField()
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        label="Display name",
+        max_length=40,
+        required=False,
+        help_text="Shown on your profile. Leave it empty to use your account name.",
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    @sensitive_variables("password")
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        # allauth's reauthentication counts failures against the same `login_failed` limit as
+        # sign-in, so this form is no side door for guessing passwords.
+        if not get_adapter().reauthenticate(self.user, password):
+            raise forms.ValidationError("That password is not right.", code="wrong_password")
+        return password

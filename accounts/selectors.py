@@ -1,0 +1,90 @@
+"""Reads for accounts: other apps and the views call these, never the models directly."""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts import gate
+from accounts.models import Profile
+
+
+def profile_get(*, user: AbstractBaseUser) -> Profile | None:
+    return Profile.objects.filter(user=user).first()
+
+
+def user_adult_confirmed(*, user: AbstractBaseUser) -> bool:
+    return Profile.objects.filter(user=user, adult_confirmed_at__isnull=False).exists()
+
+
+def adult_confirmed(request) -> bool:
+    """True for a signed-in player with a stored confirmation, or a guest session that passed.
+
+    A signed-in player keeps their confirmation whatever the browser does later; a guest pass is
+    void while the browser is locked (a refusal withdraws it).
+    """
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user_adult_confirmed(user=user):
+        return True
+    return gate.session_confirmed(request)
+
+
+def display_name(*, user: AbstractBaseUser) -> str:
+    profile = profile_get(user=user)
+    return (profile.display_name if profile else "") or user.get_username()
+
+
+def signs_balance(user: AbstractBaseUser | None) -> int:
+    # The Signs ledger belongs to the shop app and does not exist yet; /api/v1/me/ and the
+    # profile read the balance only through here, so the shop swaps in its wallet in one place.
+    return 0
+
+
+def profile_history(user: AbstractBaseUser) -> list[dict]:
+    # Heists belong to the game app; once it has a Heist model this returns the player's heists
+    # (rival, difficulty, encounter, score, outcome, date, replay link) from game.selectors, and
+    # the profile page, its per-rival tallies and the export read them only through here.
+    return []
+
+
+def profile_tallies(history: list[dict]) -> list[dict]:
+    """Win/draw/loss per (rival, difficulty), from the rows `profile_history` returns."""
+    tallies: dict[tuple[str, str], dict] = {}
+    for row in history:
+        key = (row["rival"], row["difficulty"])
+        tally = tallies.setdefault(
+            key, {"rival": key[0], "difficulty": key[1], "win": 0, "draw": 0, "loss": 0}
+        )
+        if row.get("outcome") in ("win", "draw", "loss"):
+            tally[row["outcome"]] += 1
+    return sorted(tallies.values(), key=lambda t: (t["rival"], t["difficulty"]))
+
+
+def account_export(*, user: AbstractBaseUser) -> dict:
+    """Exactly one player's own data, as the export download carries it."""
+    profile = profile_get(user=user)
+    return {
+        "account": {
+            "username": user.get_username(),
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+        },
+        "emails": [
+            {"email": address.email, "verified": address.verified, "primary": address.primary}
+            for address in EmailAddress.objects.filter(user=user).order_by("-primary", "email")
+        ],
+        "profile": {
+            "display_name": profile.display_name if profile else "",
+            "created_at": profile.created_at.isoformat() if profile else None,
+        },
+        "age_check": {
+            "passed": bool(profile and profile.adult_confirmed_at),
+            "passed_at": (
+                profile.adult_confirmed_at.isoformat()
+                if profile and profile.adult_confirmed_at
+                else None
+            ),
+            "gate_version": profile.gate_version if profile else "",
+        },
+        "heists": profile_history(user),
+    }

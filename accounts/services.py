@@ -1,0 +1,64 @@
+"""Writes for accounts: keyword-only, each one atomic."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.views.decorators.debug import sensitive_variables
+
+from accounts import gate
+from accounts.models import Profile
+from accounts.signals import account_deleting
+from veyltak_site.exceptions import ApplicationError
+
+
+@transaction.atomic
+def profile_attest(*, user: AbstractBaseUser, gate_version: str = gate.GATE_VERSION) -> Profile:
+    """Record that `user` passed the gate now, under `gate_version`; create the profile if new."""
+    profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+    if profile.adult_confirmed_at is None:
+        profile.adult_confirmed_at = timezone.now()
+        profile.gate_version = gate_version
+        profile.save(update_fields=["adult_confirmed_at", "gate_version"])
+    return profile
+
+
+@transaction.atomic
+def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
+    profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+    profile.display_name = display_name.strip()
+    profile.save(update_fields=["display_name"])
+    return profile
+
+
+@sensitive_variables("birth_date")
+def age_check(*, request, birth_date: dt.date) -> None:
+    """The guest door: confirm the session (and a signed-in player's profile) or refuse.
+
+    Locked browsers are refused whatever date they send, before the date is even looked at.
+    """
+    if gate.is_locked(request):
+        raise ApplicationError("age_check_locked", gate.REFUSAL_MESSAGE, status_code=403)
+    if not gate.passes(birth_date):
+        gate.refuse(request)
+        raise ApplicationError("age_check_failed", gate.REFUSAL_MESSAGE, status_code=403)
+    gate.mark_session_confirmed(request)
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        profile_attest(user=user)
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractBaseUser) -> None:
+    """Remove the player's personal data: emails, profile and attestation, then the user.
+
+    Receivers of `account_deleting` (the heist app) anonymise what is kept before the row goes.
+    """
+    account_deleting.send(sender=type(user), user=user)
+    EmailAddress.objects.filter(user=user).delete()
+    Profile.objects.filter(user=user).delete()
+    user.delete()

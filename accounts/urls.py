@@ -1,0 +1,14 @@
+"""Page routes of accounts. Included at the site root, before allauth's own `accounts/` routes,
+so our gated sign-up answers /accounts/signup/ (it keeps allauth's `account_signup` name)."""
+
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("accounts/signup/", views.SignupView.as_view(), name="account_signup"),
+    path("accounts/profile/", views.profile, name="accounts_profile"),
+    path("accounts/export/", views.export, name="accounts_export"),
+    path("accounts/delete/", views.delete, name="accounts_delete"),
+    path("age-check/", views.age_check, name="age_check"),
+]
