@@ -49,7 +49,13 @@ class CompiledEffect:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """Every parameter of RULES.md's table, plus the crew catalogue in table order."""
+    """Every parameter of RULES.md's table, plus the crew catalogue in table order.
+
+    Derived read-only lookups, built once per ruleset for the hot paths (and for rival search
+    code that evaluates many positions): ``vault_slugs`` (table order), ``vault_set``,
+    ``cost[slug]``, ``base_power[slug]`` and ``compiled[slug]`` (a tuple of
+    :class:`CompiledEffect`, whose ``check(ctx, side, vault, param)`` is the condition).
+    """
 
     version: str
     nights: int
@@ -104,6 +110,11 @@ class Ruleset:
                 for s, c in self.crew.items()
             },
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Pickle as data (the crew mapping is a read-only proxy, which pickle refuses); a
+        # packaged ruleset comes back as the cached object for its version.
+        return _restore, (self.to_dict(),)
 
     def vault_name(self, slug: str) -> str:
         for v in self.vaults:
@@ -383,3 +394,12 @@ def validate_deck(ruleset: Ruleset, slugs: Iterable[str]) -> tuple[str, ...]:
                 f"at most {ruleset.max_copies} copies of a type, got {n} of {slug!r}",
             )
     return deck
+
+
+def _restore(data: dict[str, Any]) -> Ruleset:
+    version = data.get("version")
+    if isinstance(version, str) and version in available_versions():
+        packaged = get_ruleset(version)
+        if packaged.to_dict() == data:
+            return packaged
+    return load_ruleset(data)

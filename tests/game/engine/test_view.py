@@ -87,3 +87,19 @@ def test_unknown_side_refused():
     with pytest.raises(EngineError) as e:
         observe(started(), "dealer")
     assert e.value.code == "unknown_side"
+
+
+def test_states_and_observations_pickle():
+    # Pickled here only to prove it round-trips (e.g. for a cache); no untrusted data.
+    import pickle
+
+    from game.engine import get_ruleset, load_ruleset
+
+    state = started()
+    state, _ = resolve(state, {PLAYER: legal_plans(state, PLAYER)[-1], RIVAL: Plan()})
+    again = pickle.loads(pickle.dumps(state))  # noqa: S301
+    assert again == state and again.ruleset is get_ruleset()
+    obs = observe(state, RIVAL)
+    assert pickle.loads(pickle.dumps(obs)) == obs  # noqa: S301
+    custom = load_ruleset({**RS.to_dict(), "version": "custom", "nights": 3})
+    assert pickle.loads(pickle.dumps(custom)) == custom  # noqa: S301

@@ -1,0 +1,163 @@
+"""Full heists through the JSON API, night by night, as a guest and as a signed-in player."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from game.engine import get_ruleset
+from game.models import Heist, HeistNight
+from tests.game.conftest import crew_costs, legal_plan, post, start
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+VIEW_KEYS = {
+    "id", "ruleset", "status", "night", "nights", "phase", "vaults", "you", "rival",
+    "encounter", "seed_commitment", "history", "result",
+}  # fmt: skip
+YOU_KEYS = {"heat", "energy", "score", "hand", "deck_count", "discard", "deck"}
+RIVAL_KEYS = {
+    "slug", "name", "difficulty", "heat", "energy", "score", "hand_count", "deck_count",
+    "discard", "deck", "commitment",
+}  # fmt: skip
+RESULT_KEYS = {"night", "loot", "you", "rival", "vaults", "score"}
+
+
+def _check_view_shape(view: dict) -> None:
+    assert set(view) == VIEW_KEYS
+    assert set(view["you"]) == YOU_KEYS
+    assert set(view["rival"]) == RIVAL_KEYS
+    assert view["nights"] == get_ruleset().nights
+    assert len(view["vaults"]) == 3
+    for vault in view["vaults"]:
+        assert set(vault) == {"slug", "name", "loot", "closed"}
+    for entry in view["history"]:
+        assert set(entry) == RESULT_KEYS
+        assert set(entry["you"]) == {"heat_start", "heat_end", "boost", "crew"}
+        assert set(entry["rival"]) == {
+            "heat_start", "heat_end", "boost", "crew", "nonce", "commitment",
+        }  # fmt: skip
+        for vault in entry["vaults"]:
+            assert set(vault) == {"slug", "you_power", "rival_power", "winner", "loot"}
+            assert vault["winner"] in ("you", "rival", None)
+        assert set(entry["score"]) == {"you", "rival"}
+
+
+def _play_night_by_night(client, view: dict, seed: int) -> dict:
+    import random
+
+    rng = random.Random(seed)
+    costs = crew_costs()
+    heist_id = view["id"]
+    for night in range(1, view["nights"] + 1):
+        assert view["night"] == night
+        assert view["status"] == "active"
+        # The player sees the rival's commitment before sealing.
+        fetched = client.get(f"/api/v1/heists/{heist_id}/").json()
+        _check_view_shape(fetched)
+        plan = legal_plan(fetched, rng, costs)
+        response = post(client, f"/api/v1/heists/{heist_id}/seal/", plan)
+        assert response.status_code == 200, response.content
+        body = response.json()
+        assert set(body) == {"result", "heist"}
+        result = body["result"]
+        assert set(result) == RESULT_KEYS
+        assert result["night"] == night
+        assert [c["card"] for c in result["you"]["crew"]] == sorted(c["card"] for c in plan["crew"])
+        assert result["you"]["boost"] == plan["boost"]
+        view = body["heist"]
+        _check_view_shape(view)
+        assert view["history"][-1] == result
+        assert len(view["history"]) == night
+    return view
+
+
+def _finish_checks(client, view: dict) -> None:
+    assert view["status"] == "finished"
+    assert view["phase"] == "finished"
+    assert view["night"] == view["nights"]
+    last = view["history"][-1]["score"]
+    result = view["result"]
+    assert result["you"] == last["you"] and result["rival"] == last["rival"]
+    expected = "win" if last["you"] > last["rival"] else "loss" if last["rival"] > last["you"] else "draw"
+    assert result["outcome"] == expected
+    assert result["signs_awarded"] is None  # no Signs ledger yet (shop issue)
+    heist = Heist.objects.get(pk=view["id"])
+    assert heist.outcome == expected and heist.finished_at is not None
+    assert HeistNight.objects.filter(heist=heist).count() == view["nights"]
+    # The seal after the end is refused, and the replay is published.
+    response = post(client, f"/api/v1/heists/{view['id']}/seal/", {"night": 6, "crew": []})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "heist_finished"
+    replay = client.get(f"/api/v1/heists/{view['id']}/replay/")
+    assert replay.status_code == 200
+    record = replay.json()
+    assert hashlib.sha256(record["server_seed"].encode()).hexdigest() == view["seed_commitment"]
+    assert len(record["nights"]) == view["nights"]
+
+
+def test_full_heist_as_guest(guest):
+    view = start(guest, client_seed="my lucky seed")
+    _check_view_shape(view)
+    assert view["status"] == "active" and view["night"] == 1
+    assert view["phase"] in ("rival_planning", "planning")
+    assert view["you"]["deck"] == _starter()
+    assert len(view["you"]["hand"]) == 3
+    assert view["history"] == [] and view["result"] is None
+    heist = Heist.objects.get(pk=view["id"])
+    assert heist.user is None and heist.guest_id
+    assert heist.client_seed == "my lucky seed"
+    view = _play_night_by_night(guest, view, seed=1)
+    _finish_checks(guest, view)
+
+
+def test_full_heist_as_signed_in_player(player):
+    user, client = player
+    view = start(client, rival="quiet-hands", difficulty="hustler", encounter="tower-blackout")
+    assert view["rival"]["slug"] == "quiet-hands" and view["rival"]["difficulty"] == "hustler"
+    assert view["encounter"]["slug"] == "tower-blackout"
+    assert [v["closed"] for v in view["vaults"]] == [False, False, True]
+    heist = Heist.objects.get(pk=view["id"])
+    assert heist.user == user and heist.guest_id == ""
+    view = _play_night_by_night(client, view, seed=2)
+    _finish_checks(client, view)
+
+
+def test_custom_deck_and_ready_made_decks(guest):
+    decks = guest.get("/api/v1/decks/").json()
+    assert {d["slug"] for d in decks} >= {"starter", "live-wire", "shadow-play"}
+    deck = next(d for d in decks if d["slug"] == "shadow-play")["deck"]
+    view = start(guest, deck=deck)
+    assert view["you"]["deck"] == deck
+
+
+def test_guest_heist_is_claimed_when_the_guest_signs_up(guest, settings):
+    from allauth.account.signals import user_signed_up
+    from django.contrib.auth import get_user_model
+
+    view = start(guest)
+    user = get_user_model().objects.create_user(username="new", email="new@example.com")
+    # What allauth sends after sign-up, with the guest browser's request.
+    request = _request_of(guest)
+    user_signed_up.send(sender=user.__class__, request=request, user=user)
+    heist = Heist.objects.get(pk=view["id"])
+    assert heist.user == user and heist.guest_id == ""
+
+
+def _request_of(client):
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    engine = import_module(settings.SESSION_ENGINE)
+    request.session = engine.SessionStore(client.cookies[settings.SESSION_COOKIE_NAME].value)
+    return request
+
+
+def _starter() -> list[str]:
+    with open("game/data/decks.json", encoding="utf-8") as fh:
+        return next(d["deck"] for d in json.load(fh)["decks"] if d["slug"] == "starter")
