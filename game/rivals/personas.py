@@ -12,10 +12,30 @@ from game.engine.rules import DEFAULT_VERSION, get_ruleset, validate_deck
 
 
 @dataclass(frozen=True, slots=True)
+class Knobs:
+    """A difficulty's two monotone knobs and what the capability knob switches on.
+
+    ``capability`` (0..3) orders the levels; ``samples`` (opponent hands considered),
+    ``iterations`` (regret-matching rounds) and ``budget_ms`` grow with it, while ``noise``
+    (softmax temperature / share of near-best deviations) shrinks.
+    """
+
+    capability: int
+    samples: int
+    opponent: str  # "uniform" | "greedy" | "equilibrium": the model of the opponent's play
+    value: str  # "margin" | "heuristic" | "fitted": what a night's outcome is worth
+    iterations: int
+    budget_ms: int
+    beliefs: bool  # update the opponent's hand distribution from its revealed plays
+    noise: float
+
+
+@dataclass(frozen=True, slots=True)
 class Difficulty:
     slug: str
     name: str
     description: str
+    knobs: Knobs
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +46,11 @@ class Persona:
     bio: str
     style: str
     deck: tuple[str, ...]
+    # Style knobs, in loot units added to the rival's own plans: Boost plans, two crew split
+    # across vaults, two crew stacked in one vault.
+    boost_bias: float = 0.0
+    split_bias: float = 0.0
+    stack_bias: float = 0.0
 
 
 class UnknownRival(EngineError):
@@ -46,10 +71,14 @@ def _data() -> tuple[tuple[Persona, ...], tuple[Difficulty, ...]]:
             style=p["style"],
             # A persona's deck must be legal under the current ruleset: refuse it at load.
             deck=validate_deck(ruleset, p["deck"]),
+            **{k: float(v) for k, v in p.get("style_knobs", {}).items()},
         )
         for p in raw["personas"]
     )
-    difficulties = tuple(Difficulty(**d) for d in raw["difficulties"])
+    difficulties = tuple(
+        Difficulty(d["slug"], d["name"], d["description"], Knobs(**d["knobs"]))
+        for d in raw["difficulties"]
+    )
     return personas, difficulties
 
 

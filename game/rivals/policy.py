@@ -2,20 +2,249 @@
 
 The single entry point other code calls is `choose_plan`. It receives the rival's Observation and
 a random stream of its own, never the heist state, so it cannot see the player's hand, either
-deck's order or future loot.
+deck's order or future loot (RULES.md "Hidden information"). Every level works from either seat:
+it plays ``obs.side`` against ``obs.opponent``.
+
+The levels (knobs in personas.json, both monotone: capability up, noise down):
+
+* Rookie: expected loot margin against a uniformly random opponent over a few sampled hands;
+  softmax noise limited to plans close to the best.
+* Hustler: best response to a greedy opponent (who grabs power-weighted loot) over more sampled
+  hands; loot margin plus the worth of the Heat it ends at; little noise.
+* Safecracker: the equilibrium of the night's Bayesian game (its plans against the opponent's
+  plans for every sampled hand) by regret matching+, valued as loot margin plus the worth of both
+  end Heats; plays the mixed strategy.
+* Kingpin: the same game over (almost always) every hand the opponent can hold, with beliefs
+  weighted by the opponent's last revealed plan, a win-probability value fitted from self-play,
+  exact win / draw / loss on the last night, and a time budget.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
 from game.engine.night import Plan
 from game.engine.rng import Stream
+from game.engine.rules import Ruleset
 from game.engine.view import Observation
-from game.rivals.personas import get_difficulty, get_persona
+from game.rivals import beliefs, nightgame, value
+from game.rivals.personas import Knobs, Persona, get_difficulty, get_persona
+from game.rivals.solver import rm_plus
+
+
+@dataclass(slots=True)
+class Night:
+    """One observer's night, as numbers (built from the Observation only)."""
+
+    rs: Ruleset
+    version: str
+    closed: frozenset[str]
+    loot: np.ndarray
+    heat_me: int
+    heat_opp: int
+    diff: int  # my score minus theirs
+    nights_left_after: int
+    table_me: nightgame.CrewTable
+    table_opp: nightgame.CrewTable
+    mine: nightgame.HandPlans
+
+
+def read_night(obs: Observation) -> Night:
+    rs = obs.ruleset
+    me, opp = obs.side, obs.opponent
+    closed = frozenset(obs.closed)
+    version = rs.version
+    h_me, h_opp = obs.heat[me], obs.heat[opp]
+    slugs_me = tuple(sorted(set(obs.decklists[me])))
+    slugs_opp = tuple(sorted(set(obs.decklists[opp])))
+    t_me = nightgame.crew_table(
+        version,
+        slugs_me,
+        h_me,
+        h_opp,
+        nightgame.relative_winners(rs, obs.last_winners, me),
+        closed,
+    )
+    t_opp = nightgame.crew_table(
+        version,
+        slugs_opp,
+        h_opp,
+        h_me,
+        nightgame.relative_winners(rs, obs.last_winners, opp),
+        closed,
+    )
+    mine = nightgame.hand_plans(
+        version,
+        tuple(sorted(s for _, s in obs.hand)),
+        slugs_me,
+        rs.energy_by_heat[h_me],
+        h_me < rs.boost_lock_heat,
+        closed,
+    )
+    loot = np.array(
+        [0 if v in closed else obs.loot.get(v, 0) for v in rs.vault_slugs], dtype=np.float32
+    )
+    return Night(
+        rs,
+        version,
+        closed,
+        loot,
+        h_me,
+        h_opp,
+        obs.score[me] - obs.score[opp],
+        obs.nights - obs.night,
+        t_me,
+        t_opp,
+        mine,
+    )
+
+
+def opponent_plans(night: Night, hands: Sequence[tuple[str, ...]]) -> list[nightgame.HandPlans]:
+    rs = night.rs
+    energy = rs.energy_by_heat[night.heat_opp]
+    boost_ok = night.heat_opp < rs.boost_lock_heat
+    return [
+        nightgame.hand_plans(
+            night.version, h, night.table_opp.slugs, energy, boost_ok, night.closed
+        )
+        for h in hands
+    ]
+
+
+def payoff(
+    night: Night, opp_hps: Sequence[nightgame.HandPlans], kind: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rival's payoff matrix against the stacked opponent plans, and the column starts."""
+    me = nightgame.side_arrays(night.table_me, [night.mine])
+    opp = nightgame.side_arrays(night.table_opp, opp_hps)
+    starts = np.cumsum([0] + [len(h.cfg) for h in opp_hps[:-1]])
+    nm = nightgame.night_matrices(
+        night.rs, me, opp, night.loot, night.heat_me, night.heat_opp, want_heat=kind != "margin"
+    )
+    if kind == "margin":
+        u = nm.margin
+    elif kind == "heuristic":
+        worth = value.heat_worth(night.rs, night.nights_left_after)
+        u = nm.margin + worth[nm.heat_me] - worth[nm.heat_opp]
+    else:
+        u = value.win_utility(
+            night.diff + nm.margin, nm.heat_me, nm.heat_opp, night.rs, night.nights_left_after
+        )
+    return np.asarray(u, dtype=np.float64), starts
+
+
+def style_bias(night: Night, persona: Persona) -> np.ndarray:
+    out = np.zeros(len(night.mine.plans))
+    for i, (crew, boost) in enumerate(night.mine.plans):
+        if boost:
+            out[i] += persona.boost_bias
+        if len(crew) == 2:
+            out[i] += persona.split_bias if crew[0][1] != crew[1][1] else persona.stack_bias
+    return out
+
+
+def near_best_softmax(ev: np.ndarray, noise: float) -> np.ndarray:
+    """Softmax with temperature ``noise`` over the plans within ``2 * noise`` of the best;
+    noise 0 is the best plan (the first of equals)."""
+    best = ev.max()
+    if noise <= 0:
+        p = np.zeros_like(ev)
+        p[int(np.argmax(ev))] = 1.0
+        return p
+    near = ev >= best - 2.0 * noise
+    z = np.where(near, np.exp((ev - best) / noise), 0.0)
+    return z / z.sum()
+
+
+def pick(probs: np.ndarray, stream: Stream) -> int:
+    cum = np.cumsum(probs)
+    u = beliefs.draw_unit(stream) * cum[-1]
+    return min(int(np.searchsorted(cum, u, side="right")), len(probs) - 1)
+
+
+def greedy_index(hp: nightgame.HandPlans, table: nightgame.CrewTable, loot: np.ndarray) -> int:
+    """The greedy bot's plan: most power-weighted loot, as if the other side sent nobody."""
+    arr = nightgame.side_arrays(table, [hp])
+    score = arr.power[:, 0, :].astype(np.float32) @ loot
+    return int(np.argmax(score))
+
+
+def hand_weights(
+    obs: Observation, knobs: Knobs, stream: Stream
+) -> tuple[list[tuple[str, ...]], np.ndarray]:
+    dist = beliefs.hand_distribution(beliefs.unseen_pool(obs), obs.hand_count[obs.opponent])
+    if knobs.beliefs:
+        dist = beliefs.reweight_by_last_play(obs, dist)
+    hands, w = beliefs.sample_hands(dist, knobs.samples, stream)
+    w = np.asarray(w, dtype=np.float64)
+    return hands, w / w.sum()
+
+
+def strategy(
+    obs: Observation, knobs: Knobs, persona: Persona, stream: Stream
+) -> tuple[Night, np.ndarray]:
+    """The level's probability over its distinct plans (crew types, not card ids)."""
+    start = time.perf_counter()
+    night = read_night(obs)
+    n = len(night.mine.plans)
+    if n == 1:
+        return night, np.ones(1)
+    hands, w = hand_weights(obs, knobs, stream)
+    opp_hps = opponent_plans(night, hands)
+    u, starts = payoff(night, opp_hps, knobs.value)
+    u = u + style_bias(night, persona)[:, None]
+    sizes = np.array([len(h.cfg) for h in opp_hps])
+    if knobs.opponent == "uniform":
+        ev = u @ np.repeat(w / sizes, sizes)
+        return night, near_best_softmax(ev, knobs.noise)
+    if knobs.opponent == "greedy":
+        cols = np.array(
+            [s + greedy_index(h, night.table_opp, night.loot) for s, h in zip(starts, opp_hps)]
+        )
+        # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
+        ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
+        return night, near_best_softmax(ev, knobs.noise)
+    deadline = start + knobs.budget_ms / 1000.0 if knobs.budget_ms else None
+    x, y = rm_plus(u, starts, w, knobs.iterations, deadline)
+    # Purify the long tail of regret matching's average (shares under 2%).
+    x = np.where(x >= 0.02, x, 0.0)
+    x /= x.sum()
+    if knobs.noise > 0:
+        ev = u @ (y * np.repeat(w, sizes))
+        x = (1 - knobs.noise) * x + knobs.noise * near_best_softmax(ev, 1.0)
+    return night, x
+
+
+def plan_from(night: Night, obs: Observation, index: int) -> Plan:
+    crew, boost = night.mine.plans[index]
+    return nightgame.slug_plan_to_plan(crew, boost, obs.hand, night.rs)
+
+
+def play(obs: Observation, knobs: Knobs, persona: Persona, stream: Stream) -> Plan:
+    night, probs = strategy(obs, knobs, persona, stream)
+    if len(probs) == 1:
+        return plan_from(night, obs, 0)
+    return plan_from(night, obs, pick(probs, stream))
 
 
 def choose_plan(obs: Observation, *, persona: str, difficulty: str, stream: Stream) -> Plan:
-    get_persona(persona)
-    get_difficulty(difficulty)
+    p = get_persona(persona)
+    d = get_difficulty(difficulty)
+    return play(obs, d.knobs, p, stream)
+
+
+# Baseline bots for the tournament (not offered to players).
+
+
+def random_legal(obs: Observation, stream: Stream) -> Plan:
     plans = obs.legal_plans()
-    # Uniformly random legal play until the difficulty levels land (issue 4).
     return plans[stream.randbelow(len(plans))]
+
+
+def greedy(obs: Observation, stream: Stream) -> Plan:
+    night = read_night(obs)
+    return plan_from(night, obs, greedy_index(night.mine, night.table_me, night.loot))

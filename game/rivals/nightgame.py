@@ -1,0 +1,253 @@
+"""The night as a matrix game, vectorised with numpy.
+
+A crew's power depends on the opposing plan only through what the effect vocabulary can read of
+it: whether the other side Boosted and which vaults its crew went to. So every plan is reduced to
+a *configuration* (Boost, sorted tuple of vaults), and for one night context (both start Heats,
+last night's winners, closed vaults) we tabulate, per crew type, its power at each vault for every
+(own configuration, opposing configuration) pair by calling the engine's own compiled effect
+checks. A hand's plans are then rows of an array ``power[plan, opposing configuration, vault]``,
+and a payoff matrix between two sets of plans is a couple of fancy-indexing operations.
+
+Nothing here reads a HeistState: callers pass what an Observation shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
+
+import numpy as np
+
+from game.engine.crew import PLAYER, RIVAL, NightContext
+from game.engine.night import Plan
+from game.engine.rules import Ruleset, get_ruleset
+
+# Relative side labels inside the synthetic contexts: "me" is always PLAYER, the other RIVAL.
+ME, OPP = PLAYER, RIVAL
+
+
+@dataclass(frozen=True, slots=True)
+class Configs:
+    """Every (boost, sorted vault-index tuple) a plan can have, for one set of open vaults."""
+
+    items: tuple[tuple[bool, tuple[int, ...]], ...]
+    index: Mapping[tuple[bool, tuple[int, ...]], int]
+
+
+@lru_cache(maxsize=64)
+def configs(version: str, closed: frozenset[str]) -> Configs:
+    rs = get_ruleset(version)
+    open_idx = [i for i, v in enumerate(rs.vault_slugs) if v not in closed]
+    items: list[tuple[bool, tuple[int, ...]]] = [(False, ())]
+    for k in range(1, rs.max_crew + 1):
+        for vt in combinations_with_replacement(open_idx, k):
+            items.append((False, vt))
+            items.append((True, vt))
+    return Configs(tuple(items), {c: i for i, c in enumerate(items)})
+
+
+@dataclass(frozen=True, slots=True)
+class CrewTable:
+    """Per crew type: power at its vault and Heat change, for (own config, opposing config)."""
+
+    slugs: tuple[str, ...]
+    slug_index: Mapping[str, int]
+    power: np.ndarray  # (n_slugs, C, C, V) power of one crew at vault v (v must be in own config)
+    heat: np.ndarray  # (n_slugs, C, C, V) Heat change of one crew at vault v (effects only)
+    base_heat: np.ndarray  # (C,) Boost / quiet Heat change of the plan itself
+
+
+@lru_cache(maxsize=4096)
+def crew_table(
+    version: str,
+    slugs: tuple[str, ...],
+    heat_me: int,
+    heat_opp: int,
+    last_winners: tuple[str | None, ...],
+    closed: frozenset[str],
+) -> CrewTable:
+    """``last_winners`` is per vault (ruleset order): ME, OPP or None, relative to this side."""
+    rs = get_ruleset(version)
+    cf = configs(version, closed)
+    vaults = rs.vault_slugs
+    n_v = len(vaults)
+    n_c = len(cf.items)
+    lw = {v: w for v, w in zip(vaults, last_winners, strict=True) if w is not None}
+    heat_start = {ME: heat_me, OPP: heat_opp}
+    power = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
+    heat = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
+    base_heat = np.array(
+        [rs.boost_heat if b else -rs.quiet_cooling for b, _ in cf.items], dtype=np.int16
+    )
+    compiled = [rs.compiled[s] for s in slugs]
+    base = [rs.base_power[s] for s in slugs]
+    for ci, (b_me, vt_me) in enumerate(cf.items):
+        if not vt_me:
+            continue
+        mine = tuple(vaults[i] for i in vt_me)
+        here = sorted(set(vt_me))
+        for cj, (b_opp, vt_opp) in enumerate(cf.items):
+            ctx = NightContext(
+                boost={ME: b_me, OPP: b_opp},
+                vaults={ME: mine, OPP: tuple(vaults[i] for i in vt_opp)},
+                heat_start=heat_start,
+                last_winners=lw,
+            )
+            for si in range(len(slugs)):
+                effs = compiled[si]
+                p0 = base[si] + (rs.boost_power if b_me else 0)
+                for vi in here:
+                    p = p0
+                    dh = 0
+                    v = vaults[vi]
+                    for eff in effs:
+                        if eff.check(ctx, ME, v, eff.param):
+                            p += eff.power
+                            dh += eff.heat
+                    power[si, ci, cj, vi] = p
+                    heat[si, ci, cj, vi] = dh
+    return CrewTable(slugs, {s: i for i, s in enumerate(slugs)}, power, heat, base_heat)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlans:
+    """A hand's distinct plans (by crew type, not card id) as index arrays."""
+
+    plans: tuple[tuple[tuple[tuple[str, int], ...], bool], ...]  # ((slug, vault idx), ...), boost
+    cfg: np.ndarray  # (n,) config index of each plan
+    slot_slug: np.ndarray  # (n, max_crew) slug index in the crew table's slugs, -1 if empty
+    slot_vault: np.ndarray  # (n, max_crew)
+
+
+@lru_cache(maxsize=8192)
+def hand_plans(
+    version: str,
+    hand: tuple[str, ...],
+    table_slugs: tuple[str, ...],
+    energy: int,
+    boost_ok: bool,
+    closed: frozenset[str],
+) -> HandPlans:
+    """Distinct legal plans of a hand given as sorted crew slugs (the engine's legality rules:
+    at most ``max_crew`` cards, summed cost within Energy, open vaults, Boost only with crew)."""
+    rs = get_ruleset(version)
+    cf = configs(version, closed)
+    open_idx = [i for i, v in enumerate(rs.vault_slugs) if v not in closed]
+    sidx = {s: i for i, s in enumerate(table_slugs)}
+    seen: set = set()
+    plans: list = []
+    if open_idx:
+        plans.append(((), False))
+        for k in range(1, min(rs.max_crew, len(hand)) + 1):
+            for combo in sorted(set(combinations(hand, k))):
+                if sum(rs.cost[s] for s in combo) > energy:
+                    continue
+                for vs in product(open_idx, repeat=k):
+                    crew = tuple(sorted(zip(combo, vs, strict=True)))
+                    if crew in seen:
+                        continue
+                    seen.add(crew)
+                    plans.append((crew, False))
+                    if boost_ok:
+                        plans.append((crew, True))
+    else:
+        plans.append(((), False))
+    n = len(plans)
+    cfg = np.empty(n, dtype=np.intp)
+    slot_slug = np.full((n, rs.max_crew), -1, dtype=np.intp)
+    slot_vault = np.zeros((n, rs.max_crew), dtype=np.intp)
+    for i, (crew, b) in enumerate(plans):
+        cfg[i] = cf.index[(b and bool(crew), tuple(sorted(v for _, v in crew)))]
+        for j, (s, v) in enumerate(crew):
+            slot_slug[i, j] = sidx[s]
+            slot_vault[i, j] = v
+    return HandPlans(tuple(plans), cfg, slot_slug, slot_vault)
+
+
+@dataclass(slots=True)
+class SideArrays:
+    """Plans of one or many hands stacked: power vs every opposing config, Heat change."""
+
+    cfg: np.ndarray  # (n,)
+    power: np.ndarray  # (n, C, V)
+    heat: np.ndarray  # (n, C)
+
+
+def side_arrays(table: CrewTable, hps: Sequence[HandPlans]) -> SideArrays:
+    cfg = np.concatenate([h.cfg for h in hps]) if len(hps) > 1 else hps[0].cfg
+    ss = np.concatenate([h.slot_slug for h in hps]) if len(hps) > 1 else hps[0].slot_slug
+    sv = np.concatenate([h.slot_vault for h in hps]) if len(hps) > 1 else hps[0].slot_vault
+    n = len(cfg)
+    n_c = table.power.shape[1]
+    n_v = table.power.shape[3]
+    power = np.zeros((n, n_c, n_v), dtype=np.int16)
+    heat = np.broadcast_to(table.base_heat[cfg][:, None], (n, n_c)).copy()
+    for slot in range(ss.shape[1]):
+        rows = np.nonzero(ss[:, slot] >= 0)[0]
+        if not len(rows):
+            continue
+        s = ss[rows, slot]
+        v = sv[rows, slot]
+        c = cfg[rows]
+        power[rows, :, v] += table.power[s, c, :, v]
+        heat[rows] += table.heat[s, c, :, v]
+    return SideArrays(cfg, power, heat)
+
+
+@dataclass(slots=True)
+class NightMatrices:
+    """Outcome of every (my plan, their plan) pair: loot margin and both end Heats."""
+
+    margin: np.ndarray  # (n_me, n_opp) float, my loot minus theirs
+    heat_me: np.ndarray  # (n_me, n_opp) int, my end Heat (clamped once, RULES.md step 7)
+    heat_opp: np.ndarray  # (n_me, n_opp)
+
+
+def night_matrices(
+    rs: Ruleset,
+    me: SideArrays,
+    opp: SideArrays,
+    loot: np.ndarray,
+    heat_me: int,
+    heat_opp: int,
+    want_heat: bool = True,
+) -> NightMatrices:
+    p_me = me.power[:, opp.cfg, :]  # (n_me, n_opp, V)
+    p_opp = opp.power[:, me.cfg, :].transpose(1, 0, 2)
+    win = np.sign(p_me - p_opp).astype(np.float32)
+    margin = win @ loot
+    if want_heat:
+        hm = np.clip(heat_me + me.heat[:, opp.cfg], rs.heat_min, rs.heat_max)
+        ho = np.clip(heat_opp + opp.heat[:, me.cfg], rs.heat_min, rs.heat_max).T
+    else:
+        hm = ho = np.zeros((0, 0), dtype=np.int16)
+    return NightMatrices(margin, hm, ho)
+
+
+def relative_winners(
+    rs: Ruleset, last_winners: Mapping[str, str | None], me: str
+) -> tuple[str | None, ...]:
+    out = []
+    for v in rs.vault_slugs:
+        w = last_winners.get(v)
+        out.append(None if w is None else (ME if w == me else OPP))
+    return tuple(out)
+
+
+def slug_plan_to_plan(
+    crew: tuple[tuple[str, int], ...], boost: bool, hand: Sequence[tuple[int, str]], rs: Ruleset
+) -> Plan:
+    """Turn a crew-type plan back into card ids from the observer's hand."""
+    free = list(hand)
+    out = []
+    for slug, vi in crew:
+        for k, (cid, s) in enumerate(free):
+            if s == slug:
+                out.append((cid, rs.vault_slugs[vi]))
+                del free[k]
+                break
+        else:  # pragma: no cover - hand_plans only lists cards in the hand
+            raise ValueError(f"{slug} not in hand")
+    return Plan(tuple(out), boost and bool(out))

@@ -1,0 +1,74 @@
+"""Regret matching+ for the night's Bayesian game, with numpy.
+
+Rows are the rival's plans; columns are the opponent's plans for every hand it may hold, stacked,
+hand after hand (``starts`` gives each hand's first column, ``weights`` its probability). The
+opponent is allowed to know the rival's hand (a pessimistic model, the same one the exact LP in
+``bench/exploitability.py`` solves), and picks a plan per hand. Alternating updates and linear
+averaging (Tammelin et al., "Solving heads-up limit Texas hold'em", 2015).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def _segment_normalise(q: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    tot = np.add.reduceat(q, starts)
+    safe = np.where(tot > 0, tot, 1.0)
+    y = q / np.repeat(safe, sizes)
+    empty = np.repeat(tot <= 0, sizes)
+    if empty.any():
+        y[empty] = np.repeat(1.0 / sizes, sizes)[empty]
+    return y
+
+
+def rm_plus(
+    u: np.ndarray,
+    starts: np.ndarray,
+    weights: np.ndarray,
+    iterations: int,
+    deadline: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Average strategies (rival over rows; opponent per hand over columns) of ``iterations``
+    rounds of alternating RM+ on the zero-sum game ``u`` (the rival's payoff). Stops early at
+    ``deadline`` (a ``time.perf_counter()`` value) if one is given."""
+    n, m = u.shape
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    sizes = np.diff(np.append(starts, m))
+    colw = np.repeat(np.asarray(weights, dtype=np.float64), sizes)
+    x = np.full(n, 1.0 / n)
+    y = np.repeat(1.0 / sizes, sizes)
+    qx = np.zeros(n)
+    qy = np.zeros(m)
+    xs = np.zeros(n)
+    ys = np.zeros(m)
+    ut = u.T.copy()
+    for t in range(1, iterations + 1):
+        ur = u @ (y * colw)
+        qx += ur - x @ ur
+        np.maximum(qx, 0, out=qx)
+        s = qx.sum()
+        x = qx / s if s > 0 else np.full(n, 1.0 / n)
+        uc = -(ut @ x)
+        ev = np.add.reduceat(y * uc, starts)
+        qy += uc - np.repeat(ev, sizes)
+        np.maximum(qy, 0, out=qy)
+        y = _segment_normalise(qy, starts, sizes)
+        xs += t * x
+        ys += t * y
+        if deadline is not None and t % 16 == 0 and time.perf_counter() > deadline:
+            break
+    xs /= xs.sum()
+    ys = _segment_normalise(ys, starts, sizes)
+    return xs, ys
+
+
+def exploitability(
+    u: np.ndarray, starts: np.ndarray, weights: np.ndarray, x: np.ndarray, value: float
+) -> float:
+    """How much less than ``value`` the rival's mixed strategy ``x`` gets against a best reply
+    per hand."""
+    worst = np.minimum.reduceat(x @ u, starts)
+    return float(value - worst @ np.asarray(weights))
