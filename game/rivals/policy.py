@@ -203,7 +203,10 @@ def strategy(
         return night, near_best_softmax(ev, knobs.noise)
     if knobs.opponent == "greedy":
         cols = np.array(
-            [s + greedy_index(h, night.table_opp, night.loot) for s, h in zip(starts, opp_hps)]
+            [
+                s + greedy_index(h, night.table_opp, night.loot)
+                for s, h in zip(starts, opp_hps, strict=False)
+            ]
         )
         # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
         ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))

@@ -23,7 +23,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import numpy as np
@@ -249,7 +249,7 @@ def gates(res: Results) -> list[tuple[str, bool, str]]:
         return None
 
     out = []
-    for lower, upper in zip(LEVELS, LEVELS[1:], strict=False):
+    for lower, upper in pairwise(LEVELS):
         s = score(upper, lower)
         if s:
             ok = s[0] >= 0.55 and s[1] > 0.52
@@ -265,7 +265,7 @@ def gates(res: Results) -> list[tuple[str, bool, str]]:
             out.append((f"{lv} >= 0.75 vs random-legal", s[0] >= 0.75, f"{s[0]:.3f}"))
     lad = res.ladder(reps=100)
     order = [lv for lv in LEVELS if lv in lad]
-    strict = all(lad[a][0] < lad[b][0] for a, b in zip(order, order[1:], strict=False))
+    strict = all(lad[a][0] < lad[b][0] for a, b in pairwise(order))
     out.append(
         (
             "ladder strictly ordered rookie < hustler < safecracker < kingpin",
