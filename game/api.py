@@ -1,22 +1,190 @@
-"""Thin API views: explicit output serializers; the logic lives in services and selectors."""
+"""Thin API views (DESIGN.md section 5): parse with an input serializer, call one service or
+selector, render with an output serializer. Business refusals are ApplicationError, rendered by
+veyltak_site.exceptions as {"error": {"code", "message", "fields"?}}."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from __future__ import annotations
+
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularSwaggerSplitView
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from game.selectors import crew_catalogue
+from accounts.guest import guest_id
+from accounts.permissions import AdultConfirmed
+from game import selectors, services
+from game.selectors import Owner
+from game.serializers import (
+    CrewSerializer,
+    DeckSerializer,
+    EncounterSerializer,
+    HeistStartInputSerializer,
+    HeistViewSerializer,
+    ReplaySerializer,
+    RivalSerializer,
+    SealInputSerializer,
+    SealOutputSerializer,
+)
+
+_ERROR = inline_serializer(
+    name="Error",
+    fields={
+        "error": inline_serializer(
+            name="ErrorBody",
+            fields={
+                "code": serializers.CharField(),
+                "message": serializers.CharField(),
+                "fields": serializers.DictField(required=False),
+            },
+        )
+    },
+)
+
+
+def _errors(**codes: str) -> dict[int, OpenApiResponse]:
+    return {int(s): OpenApiResponse(_ERROR, description=text) for s, text in codes.items()}
+
+
+def request_owner(request) -> Owner:
+    user = request.user
+    return Owner(
+        user_id=user.pk if user.is_authenticated else None,
+        guest_id=guest_id(request),
+    )
 
 
 class CrewListApi(APIView):
-    class OutputSerializer(serializers.Serializer):
-        slug = serializers.CharField()
-        name = serializers.CharField()
-        cost = serializers.IntegerField()
-        power = serializers.IntegerField()
-        text = serializers.CharField()
-        set = serializers.CharField()
-
-    @extend_schema(responses=OutputSerializer(many=True))
+    @extend_schema(responses=CrewSerializer(many=True))
     def get(self, request):
-        return Response(self.OutputSerializer(crew_catalogue(), many=True).data)
+        return Response(CrewSerializer(selectors.crew_catalogue(), many=True).data)
+
+
+class RivalListApi(APIView):
+    @extend_schema(responses=RivalSerializer(many=True))
+    def get(self, request):
+        return Response(RivalSerializer(selectors.rival_list(), many=True).data)
+
+
+class EncounterListApi(APIView):
+    @extend_schema(responses=EncounterSerializer(many=True))
+    def get(self, request):
+        return Response(EncounterSerializer(selectors.encounter_list(), many=True).data)
+
+
+class DeckListApi(APIView):
+    """Ready-made decks (game/data/decks.json), every one legal; ``starter`` is the default."""
+
+    @extend_schema(responses=DeckSerializer(many=True))
+    def get(self, request):
+        return Response(DeckSerializer(selectors.deck_list(), many=True).data)
+
+
+_HEIST_ERRORS = {
+    "403": "`age_check_required`: a guest who has not passed the age check.",
+    "404": "`not_found`: no such heist, or another player's.",
+}
+
+
+@method_decorator(never_cache, name="dispatch")
+class HeistStartApi(APIView):
+    permission_classes = [AdultConfirmed]
+
+    @extend_schema(
+        request=HeistStartInputSerializer,
+        responses={
+            201: HeistViewSerializer,
+            **_errors(
+                **{
+                    "400": "`invalid_input`, `unknown_rival`, `unknown_difficulty`, "
+                    "`unknown_encounter`, `deck_wrong_size`, `deck_too_many_copies`, "
+                    "`deck_unknown_card`.",
+                    "403": _HEIST_ERRORS["403"],
+                }
+            ),
+        },
+    )
+    def post(self, request):
+        data = HeistStartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        snapshot = services.heist_start(
+            owner=request_owner(request),
+            rival=data.validated_data["rival"],
+            difficulty=data.validated_data["difficulty"],
+            deck=data.validated_data.get("deck"),
+            encounter=data.validated_data.get("encounter") or None,
+            client_seed=data.validated_data["client_seed"],
+        )
+        return Response(HeistViewSerializer(snapshot.view()).data, status=status.HTTP_201_CREATED)
+
+
+@method_decorator(never_cache, name="dispatch")
+class HeistDetailApi(APIView):
+    permission_classes = [AdultConfirmed]
+
+    @extend_schema(responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)})
+    def get(self, request, heist_id):
+        heist = selectors.heist_get(heist_id=heist_id, owner=request_owner(request))
+        return Response(HeistViewSerializer(selectors.heist_view(heist)).data)
+
+
+@method_decorator(never_cache, name="dispatch")
+class HeistSealApi(APIView):
+    permission_classes = [AdultConfirmed]
+
+    @extend_schema(
+        request=SealInputSerializer,
+        responses={
+            200: SealOutputSerializer,
+            **_errors(
+                **{
+                    "400": "`invalid_input`, `invalid_plan`, `card_not_in_hand`, "
+                    "`duplicate_card`, `too_many_crew`, `over_energy`, `boost_without_crew`, "
+                    "`boost_locked`, `unknown_vault`, `vault_closed`.",
+                    "409": "`wrong_night`, `rival_not_sealed`, `heist_finished`.",
+                    **_HEIST_ERRORS,
+                }
+            ),
+        },
+    )
+    def post(self, request, heist_id):
+        data = SealInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result, snapshot = services.plan_seal(
+            heist_id=heist_id,
+            owner=request_owner(request),
+            night=data.validated_data["night"],
+            crew=[dict(c) for c in data.validated_data["crew"]],
+            boost=data.validated_data["boost"],
+        )
+        return Response(SealOutputSerializer({"result": result, "heist": snapshot.view()}).data)
+
+
+@method_decorator(never_cache, name="dispatch")
+class HeistReplayApi(APIView):
+    """The replay record, once the heist is over: verify it offline with
+    ``python -m game.engine.replay FILE.json``."""
+
+    permission_classes = [AdultConfirmed]
+
+    @extend_schema(
+        responses={
+            200: ReplaySerializer,
+            **_errors(
+                **{"409": "`heist_not_finished`: the heist is still being played."},
+                **_HEIST_ERRORS,
+            ),
+        }
+    )
+    def get(self, request, heist_id):
+        heist = selectors.heist_get(heist_id=heist_id, owner=request_owner(request))
+        return Response(ReplaySerializer(selectors.heist_replay(heist)).data)
+
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI served by the app itself (drf-spectacular-sidecar), with its start-up script
+    as a separate file and no inline style, so the site's strict CSP holds."""
+
+    template_name = "api/swagger_ui.html"
+    url_name = "api-schema"

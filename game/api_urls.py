@@ -1,7 +1,17 @@
 from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
 
 from game import api
 
 urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", api.ApiDocsView.as_view(), name="api-docs"),
     path("crew/", api.CrewListApi.as_view(), name="api-crew"),
+    path("rivals/", api.RivalListApi.as_view(), name="api-rivals"),
+    path("encounters/", api.EncounterListApi.as_view(), name="api-encounters"),
+    path("decks/", api.DeckListApi.as_view(), name="api-decks"),
+    path("heists/", api.HeistStartApi.as_view(), name="api-heists"),
+    path("heists/<str:heist_id>/", api.HeistDetailApi.as_view(), name="api-heist"),
+    path("heists/<str:heist_id>/seal/", api.HeistSealApi.as_view(), name="api-heist-seal"),
+    path("heists/<str:heist_id>/replay/", api.HeistReplayApi.as_view(), name="api-heist-replay"),
 ]

@@ -1,4 +1,9 @@
+import uuid
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class CrewType(models.Model):
@@ -25,3 +30,162 @@ class CrewType(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset})"
+
+
+class Heist(models.Model):
+    """One heist: everything needed to rebuild its engine state, and nothing derived by hand.
+
+    The state is rebuilt by ``new_heist(ruleset, decks, seeds, encounter)`` followed by
+    ``resolve`` of every stored night's two plans in order (``game.selectors.heist_state``).
+    ``night`` and ``status`` are kept here because they are what the seal service locks and
+    checks; they always equal what the rebuilt state says.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    class Outcome(models.TextChoices):
+        WIN = "win"
+        LOSS = "loss"
+        DRAW = "draw"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Owner: a signed-in player, or a guest's session (accounts.guest.guest_id). A guest who
+    # signs up claims their heists (services.heists_claim_guest). SET_NULL: a deleted account's
+    # heists stay, anonymised.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="heists",
+    )
+    guest_id = models.CharField(max_length=64, blank=True, db_index=True)
+
+    ruleset = models.CharField(max_length=32)
+    rival = models.SlugField(max_length=64, help_text="Rival persona slug (game/rivals).")
+    difficulty = models.SlugField(max_length=32)
+    player_deck = models.JSONField(help_text="Decklist, 12 crew slugs; index = card id.")
+    rival_deck = models.JSONField(help_text="Decklist, 12 crew slugs; index = card id.")
+    encounter_slug = models.SlugField(max_length=64, blank=True)
+    encounter = models.JSONField(
+        null=True, blank=True, help_text="The encounter exactly as disclosed (Encounter.to_dict)."
+    )
+
+    # Provably fair (RULES.md): the server seed stays secret until the heist is closed; its
+    # SHA-256 is shown from the start.
+    server_seed = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=64, blank=True)
+    seed_commitment = models.CharField(max_length=64)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    night = models.PositiveSmallIntegerField(
+        default=1, help_text="The night being played; nights + 1 once finished."
+    )
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
+    # None until the shop's Signs ledger exists (services.heist_signs_award is the hook).
+    signs_awarded = models.PositiveIntegerField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_activity_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="heist_user_created"),
+            models.Index(fields=["guest_id", "-created_at"], name="heist_guest_created"),
+            models.Index(fields=["status", "last_activity_at"], name="heist_status_activity"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="active", outcome="", finished_at__isnull=True)
+                | Q(status="finished", finished_at__isnull=False) & ~Q(outcome="")
+                | Q(status="abandoned", outcome="", finished_at__isnull=False),
+                name="heist_status_consistent",
+            ),
+            models.CheckConstraint(condition=Q(night__gte=1), name="heist_night_positive"),
+            # Signs only for finished heists (DESIGN.md section 6).
+            models.CheckConstraint(
+                condition=Q(signs_awarded__isnull=True) | Q(status="finished"),
+                name="heist_signs_only_when_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"heist {self.pk} vs {self.rival}/{self.difficulty} ({self.status})"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status != self.Status.ACTIVE
+
+
+class HeistNight(models.Model):
+    """One night of a heist: the loot shown, both sealed plans and the result.
+
+    Created when the night starts (with its loot); the rival's plan, nonce and commitment are
+    written once by ``rival_plan_seal`` (a conditional UPDATE ... WHERE rival_commitment IS NULL
+    claims it); the player's plan and the result are written by ``plan_seal`` under the heist's
+    row lock.
+    """
+
+    heist = models.ForeignKey(Heist, on_delete=models.CASCADE, related_name="nights")
+    night = models.PositiveSmallIntegerField()
+    loot = models.JSONField(help_text="This night's loot per vault, as shown to both sides.")
+    closed = models.JSONField(default=list, blank=True, help_text="Vaults closed this night.")
+    started_at = models.DateTimeField(default=timezone.now)
+
+    rival_plan = models.JSONField(null=True, blank=True)
+    # NULL, not "", means "not sealed yet": the seal claims WHERE rival_commitment IS NULL.
+    rival_nonce = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    rival_commitment = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    rival_sealed_at = models.DateTimeField(null=True, blank=True)
+
+    player_plan = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="NightResult.to_dict().")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["heist", "night"]
+        constraints = [
+            models.UniqueConstraint(fields=["heist", "night"], name="heistnight_unique_night"),
+            # A rival seal is all or nothing, and a night resolves only after the rival sealed.
+            models.CheckConstraint(
+                condition=Q(
+                    rival_plan__isnull=True,
+                    rival_nonce__isnull=True,
+                    rival_commitment__isnull=True,
+                    rival_sealed_at__isnull=True,
+                )
+                | Q(
+                    rival_plan__isnull=False,
+                    rival_nonce__isnull=False,
+                    rival_commitment__isnull=False,
+                    rival_sealed_at__isnull=False,
+                ),
+                name="heistnight_rival_seal_complete",
+            ),
+            models.CheckConstraint(
+                condition=Q(player_plan__isnull=True, result__isnull=True, resolved_at__isnull=True)
+                | Q(
+                    player_plan__isnull=False,
+                    result__isnull=False,
+                    resolved_at__isnull=False,
+                    rival_commitment__isnull=False,
+                ),
+                name="heistnight_resolved_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"night {self.night} of {self.heist_id}"
+
+    @property
+    def rival_sealed(self) -> bool:
+        return self.rival_commitment is not None
+
+    @property
+    def resolved(self) -> bool:
+        return self.result is not None

@@ -1,9 +1,71 @@
-"""Writes for the game app: keyword-only, typed, each under transaction.atomic."""
+"""Writes for the game app: keyword-only, typed, each under transaction.atomic.
 
+The flow of a night (DESIGN.md section 3):
+
+1. A night starts (``heist_start``, or ``plan_seal`` of the previous night): in the same
+   transaction its loot is stored and ``plan_rival_night`` is scheduled with ``on_commit``.
+2. ``rival_plan_seal`` (the Celery task's body) builds the rival's observation, asks the rival
+   policy, and stores the plan, a 256-bit nonce and the commitment. It claims the night with a
+   conditional UPDATE ... WHERE rival_commitment IS NULL, so running it twice, or twice at once,
+   seals one plan and the second run changes nothing.
+3. ``plan_seal`` waits up to RIVAL_FALLBACK_SECONDS for that seal, then seals the rival's plan
+   itself with the same service (a dead worker slows a heist, never loses one), locks the heist
+   row, validates and resolves the night with the engine, and starts the next night or finishes.
+
+The rival's random stream is derived from the heist key (server seed + client seed), label
+``rival/{night}``, under a one-way sub-key (:func:`rival_stream`): the same position and policy
+always give the same plan, so a worker and the fallback racing each other compute the same plan,
+and the policy, which holds the stream, can never recover the heist key (and with it the future
+loot or the player's draws) from it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
-from game.engine.rules import DEFAULT_VERSION, get_ruleset
-from game.models import CrewType
+from game import selectors
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    DeckError,
+    EngineError,
+    HeistState,
+    Plan,
+    PlanError,
+    Stream,
+    commit_plan,
+    get_ruleset,
+    new_heist,
+    observe,
+    outcome,
+    plan_canonical,
+    resolve,
+    seed_commitment,
+    validate_plan,
+)
+from game.engine.rules import DEFAULT_VERSION
+from game.models import CrewType, Heist, HeistNight
+from game.rivals.personas import UnknownRival, get_difficulty, get_persona
+from game.rivals.policy import choose_plan
+from game.selectors import Owner
+from veyltak_site.exceptions import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+_RIVAL_KEY_DOMAIN = b"veyltak/rival-stream/v1"
 
 
 @transaction.atomic
@@ -24,3 +86,329 @@ def catalogue_load(*, ruleset: str = DEFAULT_VERSION) -> int:
             },
         )
     return len(rules.crew)
+
+
+@dataclass(frozen=True, slots=True)
+class HeistSnapshot:
+    """A heist with its nights and rebuilt state, as a service leaves it (for the view)."""
+
+    heist: Heist
+    nights: list[HeistNight]
+    state: HeistState
+
+    def view(self) -> dict[str, Any]:
+        return selectors.heist_view(self.heist, nights=self.nights, state=self.state)
+
+
+def rival_stream(key: bytes, night: int) -> Stream:
+    """The rival policy's random stream for ``night`` (see the module docstring)."""
+    sub_key = hmac.digest(key, _RIVAL_KEY_DOMAIN, "sha256")
+    return Stream(sub_key, f"rival/{night}")
+
+
+def _engine_error(exc: EngineError, status_code: int = 400) -> ApplicationError:
+    return ApplicationError(exc.code, exc.message, status_code=status_code)
+
+
+def _schedule_rival(heist_id: uuid.UUID, night: int) -> None:
+    # Imported here: tasks imports this module.
+    from game.tasks import plan_rival_night
+
+    def send() -> None:
+        # retry=False: with the broker down, fail at once instead of holding the request;
+        # plan_seal's fallback seals the night in-process anyway.
+        plan_rival_night.apply_async(args=(str(heist_id), night), retry=False)
+
+    # robust: a broker error after the commit is logged and never turns a stored heist into a
+    # 500 (the fallback covers the missing task).
+    transaction.on_commit(send, robust=True)
+
+
+def _night_start(heist: Heist, state: HeistState) -> HeistNight:
+    """Store the night the state is at (its loot as shown) and schedule the rival's seal."""
+    night = HeistNight.objects.create(
+        heist=heist,
+        night=state.night,
+        loot=dict(state.loot),
+        closed=sorted(state.closed),
+    )
+    _schedule_rival(heist.pk, state.night)
+    return night
+
+
+def heist_start(
+    *,
+    owner: Owner,
+    rival: str,
+    difficulty: str,
+    deck: Sequence[str] | None = None,
+    encounter: str | None = None,
+    client_seed: str = "",
+    ruleset: str = DEFAULT_VERSION,
+) -> HeistSnapshot:
+    """Start a heist against ``rival`` at ``difficulty``.
+
+    ``deck`` defaults to the ready-made ``starter`` deck; an illegal deck is refused with the
+    engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``).
+    """
+    if owner.user_id is None and not owner.guest_id:
+        raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
+    try:
+        persona = get_persona(rival)
+        get_difficulty(difficulty)
+    except UnknownRival as exc:
+        raise _engine_error(exc) from None
+    enc = selectors.encounter_get(encounter) if encounter else None
+    player_deck = list(deck) if deck is not None else selectors.deck_get("starter")
+    server_seed = secrets.token_hex(32)
+    try:
+        state = new_heist(
+            ruleset=ruleset,
+            player_deck=player_deck,
+            rival_deck=persona.deck,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            encounter=enc,
+        )
+    except DeckError as exc:
+        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    with transaction.atomic():
+        heist = Heist.objects.create(
+            user_id=owner.user_id,
+            # A signed-in player's heist belongs to the account only.
+            guest_id="" if owner.user_id is not None else owner.guest_id,
+            ruleset=state.ruleset_version,
+            rival=persona.slug,
+            difficulty=difficulty,
+            player_deck=list(state.player.decklist),
+            rival_deck=list(state.rival.decklist),
+            encounter_slug=enc.slug if enc else "",
+            encounter=enc.to_dict() if enc else None,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            seed_commitment=seed_commitment(server_seed),
+        )
+        night = _night_start(heist, state)
+    return HeistSnapshot(heist, [night], state)
+
+
+def rival_plan_seal(*, heist_id: uuid.UUID | str, night: int) -> bool:
+    """Seal the rival's plan for ``night``. Idempotent: True if this call sealed it, False if it
+    was sealed already or there is nothing to seal (heist over, night past, heist gone).
+
+    The policy runs outside any transaction (it may think for a while); the claim is one
+    conditional UPDATE, so of two concurrent runs exactly one writes and the other's plan is
+    dropped. Both compute the same plan anyway (the stream is derived from the heist key).
+    """
+    heist = Heist.objects.filter(pk=heist_id).first()
+    if heist is None or heist.is_closed or heist.night != night:
+        return False
+    nights = selectors.heist_nights(heist)
+    row = next((n for n in nights if n.night == night), None)
+    if row is None or row.rival_sealed or row.resolved:
+        return False
+    state = selectors.heist_state(heist, nights)
+    if state.night != night:
+        return False
+    plan = choose_plan(
+        observe(state, RIVAL),
+        persona=heist.rival,
+        difficulty=heist.difficulty,
+        stream=rival_stream(state.key, night),
+    )
+    # A policy bug must never seal an illegal plan: the night could then never resolve.
+    validate_plan(state, RIVAL, plan)
+    nonce = secrets.token_hex(32)
+    commitment = commit_plan(nonce, plan_canonical(state.rival.decklist, plan))
+    with transaction.atomic():
+        claimed = HeistNight.objects.filter(pk=row.pk, rival_commitment__isnull=True).update(
+            rival_plan=plan.to_dict(),
+            rival_nonce=nonce,
+            rival_commitment=commitment,
+            rival_sealed_at=timezone.now(),
+        )
+    return claimed == 1
+
+
+def _rival_sealed(night_pk: int) -> bool:
+    return HeistNight.objects.filter(pk=night_pk, rival_commitment__isnull=False).exists()
+
+
+def _rival_wait(heist: Heist, row: HeistNight) -> None:
+    """Wait for the worker to seal the rival's plan, then seal it here (the fallback)."""
+    deadline = time.monotonic() + settings.RIVAL_FALLBACK_SECONDS
+    pause = 0.005
+    while time.monotonic() < deadline:
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        if _rival_sealed(row.pk):
+            return
+        pause = min(pause * 1.5, 0.1)
+    try:
+        rival_plan_seal(heist_id=heist.pk, night=row.night)
+    except Exception:
+        # The night stays as it was; the player may seal again (and the task may still run).
+        logger.exception("fallback rival seal failed for heist %s night %s", heist.pk, row.night)
+    if not _rival_sealed(row.pk):
+        raise ApplicationError(
+            "rival_not_sealed",
+            "The rival has not sealed its plan yet; try again in a moment.",
+            status_code=409,
+        )
+
+
+def _check_open(heist: Heist, night: int) -> None:
+    if heist.is_closed:
+        raise ApplicationError("heist_finished", "This heist is over.", status_code=409)
+    if night != heist.night:
+        raise ApplicationError(
+            "wrong_night",
+            f"This heist is at night {heist.night}, not night {night}.",
+            status_code=409,
+        )
+
+
+def _plan_from(crew: Sequence[dict[str, Any]], boost: bool) -> Plan:
+    try:
+        return Plan.from_dict({"crew": list(crew), "boost": boost})
+    except PlanError as exc:
+        raise _engine_error(exc) from None
+
+
+def plan_seal(
+    *,
+    heist_id: uuid.UUID | str,
+    owner: Owner,
+    night: int,
+    crew: Sequence[dict[str, Any]],
+    boost: bool,
+) -> tuple[dict[str, Any], HeistSnapshot]:
+    """Seal the player's plan for ``night`` and resolve it. Returns (the night's result as the
+    API shows it, the heist after it).
+
+    Refusals leave the heist unchanged: 404 ``not_found`` (not the owner's), 409
+    ``heist_finished`` / ``wrong_night`` / ``rival_not_sealed``, 400 with the engine's plan code.
+    The plan is checked before any wait, so an illegal plan is refused at once; everything is
+    checked again under the heist's row lock, where two seals of one night queue and the second
+    finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the last).
+    """
+    heist = selectors.heist_get(heist_id=heist_id, owner=owner)
+    _check_open(heist, night)
+    plan = _plan_from(crew, boost)
+    nights = selectors.heist_nights(heist)
+    state = selectors.heist_state(heist, nights)
+    if state.night != night:  # a seal committed between the two reads above
+        raise ApplicationError("wrong_night", "This night has just been played.", status_code=409)
+    try:
+        validate_plan(state, PLAYER, plan)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    row = next(n for n in nights if n.night == night)
+    if not row.rival_sealed:
+        # Outside any transaction: never hold the row lock (or a snapshot) while waiting.
+        _rival_wait(heist, row)
+
+    with transaction.atomic():
+        # The lock orders concurrent seals of this heist; everything read before it is checked
+        # again (status and night), and the night row is re-read for the rival's sealed plan.
+        heist = Heist.objects.select_for_update().get(pk=heist.pk)
+        _check_open(heist, night)
+        row = HeistNight.objects.get(pk=row.pk)
+        if not row.rival_sealed or row.resolved:  # pragma: no cover - guarded by the lock
+            raise ApplicationError(
+                "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
+            )
+        rival_plan = Plan.from_dict(row.rival_plan)
+        state, result = resolve(state, {PLAYER: plan, RIVAL: rival_plan})
+        now = timezone.now()
+        row.player_plan = plan.to_dict()
+        row.result = result.to_dict()
+        row.resolved_at = now
+        row.save(update_fields=["player_plan", "result", "resolved_at"])
+        nights = [row if n.pk == row.pk else n for n in nights]
+        heist.night = state.night
+        heist.last_activity_at = now
+        if state.finished:
+            heist_finish(heist=heist, state=state)
+        else:
+            heist.save(update_fields=["night", "last_activity_at"])
+            nights.append(_night_start(heist, state))
+    return selectors.night_result_view(row), HeistSnapshot(heist, nights, state)
+
+
+_OUTCOMES = {PLAYER: Heist.Outcome.WIN, RIVAL: Heist.Outcome.LOSS, None: Heist.Outcome.DRAW}
+
+
+def heist_signs_award(*, heist: Heist) -> int | None:
+    """Hook for the shop issue (DESIGN.md section 6): the Signs a finished heist earns.
+
+    The Signs ledger does not exist yet, so nothing is paid and None is recorded. When it
+    lands, this calls ``shop.services.signs_award(user=heist.user, amount=..., reason="heist",
+    idempotency_key=f"heist:{heist.pk}")`` for signed-in owners only; the ledger's unique
+    idempotency key makes it one payout per heist whatever retries happen, and the amount is
+    decided here, by the server.
+    """
+    return None
+
+
+@transaction.atomic
+def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
+    """Close a heist whose last night was played: outcome and the (one) Signs award.
+
+    Called by ``plan_seal`` with the heist row locked, so it runs once per heist.
+    """
+    if not state.finished:
+        raise ApplicationError(
+            "heist_not_finished", "The heist is still being played.", status_code=409
+        )
+    heist.status = Heist.Status.FINISHED
+    heist.outcome = _OUTCOMES[outcome(state)]
+    heist.finished_at = timezone.now()
+    heist.night = state.night
+    heist.signs_awarded = heist_signs_award(heist=heist)
+    heist.save(
+        update_fields=[
+            "status",
+            "outcome",
+            "finished_at",
+            "night",
+            "last_activity_at",
+            "signs_awarded",
+        ]
+    )
+    return heist
+
+
+@transaction.atomic
+def heists_abandon_stale(*, older_than: timedelta) -> int:
+    """Close active heists with no seal for ``older_than``, without an award. Returns the count.
+
+    One UPDATE: a seal in flight holds the row lock, and PostgreSQL re-checks the WHERE clause
+    on the row once the lock is released, so a heist sealed meanwhile (fresh last_activity_at)
+    is left alone, and a heist is never closed half-way through a night.
+    """
+    now = timezone.now()
+    return Heist.objects.filter(
+        status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
+    ).update(status=Heist.Status.ABANDONED, finished_at=now)
+
+
+@transaction.atomic
+def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
+    """Give a guest's heists to the account they just signed up or in with. Returns the count.
+
+    Connected to allauth's ``user_signed_up`` and ``user_logged_in`` (game.signals), so a guest
+    who signs up keeps the heists played in that browser.
+    """
+    if not guest_id or user.pk is None:
+        return 0
+    return Heist.objects.filter(user__isnull=True, guest_id=guest_id).update(
+        user_id=user.pk, guest_id=""
+    )
+
+
+@transaction.atomic
+def heists_anonymise(*, user: AbstractBaseUser) -> int:
+    """An account is being deleted: keep its heists (replays, rival statistics), owned by nobody."""
+    return Heist.objects.filter(user_id=user.pk).update(user=None, guest_id="")

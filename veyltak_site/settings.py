@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served by the app itself (strict CSP, no CDN)
     "allauth",
     "allauth.account",
     "veyltak_site",
@@ -154,7 +155,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Close heists nobody has sealed for HEIST_ABANDON_MINUTES (game.services).
+    "abandon-stale-heists": {"task": "game.abandon_stale_heists", "schedule": 10 * 60.0},
+}
 
 # --- Game -------------------------------------------------------------------------------------
 # Seconds the web process waits for a worker to seal the rival's plan before sealing it itself.
@@ -219,6 +223,18 @@ SPECTACULAR_SETTINGS = {
     '`{"error": {"code", "message", "fields"?}}`.',
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/v1/docs/ serves the sidecar's copy of Swagger UI from this site (CSP 'self').
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No call to an outside validator from the reference page.
+    "SWAGGER_UI_SETTINGS": {"validatorUrl": None},
+    # One name per choice set used by the heist API (game/serializers.py).
+    "ENUM_NAME_OVERRIDES": {
+        "NightWinnerEnum": ["you", "rival"],
+        "EngineSideEnum": ["player", "rival"],
+        "HeistOutcomeEnum": ["win", "loss", "draw"],
+    },
 }
 
 # --- Static files and security headers --------------------------------------------------------

@@ -81,7 +81,8 @@ def _finish_checks(client, view: dict) -> None:
     last = view["history"][-1]["score"]
     result = view["result"]
     assert result["you"] == last["you"] and result["rival"] == last["rival"]
-    expected = "win" if last["you"] > last["rival"] else "loss" if last["rival"] > last["you"] else "draw"
+    you, rival = last["you"], last["rival"]
+    expected = "win" if you > rival else "loss" if rival > you else "draw"
     assert result["outcome"] == expected
     assert result["signs_awarded"] is None  # no Signs ledger yet (shop issue)
     heist = Heist.objects.get(pk=view["id"])

@@ -1,0 +1,34 @@
+"""Celery tasks. They only call services: the logic (and its idempotency) lives there."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+
+from game import services
+
+
+@shared_task(
+    name="game.plan_rival_night",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def plan_rival_night(heist_id: str, night: int) -> bool:
+    """Seal the rival's plan for one night (DESIGN.md section 3, step 2).
+
+    Idempotent (``rival_plan_seal`` claims the night with a conditional UPDATE), which is what
+    makes ``acks_late`` + ``reject_on_worker_lost`` safe: a redelivered or duplicated message
+    finds the night sealed and changes nothing. A heist that is gone or over is a no-op.
+    """
+    return services.rival_plan_seal(heist_id=heist_id, night=night)
+
+
+@shared_task(name="game.abandon_stale_heists", acks_late=True, ignore_result=True)
+def abandon_stale_heists() -> int:
+    """Periodic (CELERY_BEAT_SCHEDULE): close heists with no seal for HEIST_ABANDON_MINUTES."""
+    return services.heists_abandon_stale(
+        older_than=timedelta(minutes=settings.HEIST_ABANDON_MINUTES)
+    )
