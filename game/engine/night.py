@@ -15,7 +15,7 @@ from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
 from .rng import canonical_plan
 from .rules import Ruleset
 from .setup import night_loot
-from .state import SIDE_INDEX, HeistState, SideState
+from .state import HeistState, SideState
 
 __all__ = [
     "NightResult",
@@ -155,7 +155,7 @@ def validate_plan(state: HeistState, side: str, plan: Plan) -> None:
     if not isinstance(plan, Plan):
         raise PlanError(_INVALID, "expected a Plan")
     rs = state.ruleset
-    ss = state.sides[SIDE_INDEX[side]] if side in SIDE_INDEX else state.side(side)
+    ss = state.side(side)
     crew = plan.crew
     vault_set = rs.vault_set
     for _, vault in crew:
