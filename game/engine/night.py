@@ -9,7 +9,7 @@ from itertools import combinations, product
 from typing import Any
 
 from .crew import PLAYER, RIVAL, NightContext
-from .deck import draw_up
+from .deck import draw_piles
 from .errors import EngineError, PlanError
 from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
 from .rng import canonical_plan
@@ -299,17 +299,19 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         (PLAYER, ss_p, plan_p, side_results[0], score_p),
         (RIVAL, ss_r, plan_r, side_results[1], score_r),
     ):
+        deck, shuffles = ss.deck, ss.shuffles
         if plan.crew:
             sent = [c for c, _ in plan.crew]
             hand = tuple(c for c in ss.hand if c not in sent)
             discard = ss.discard + tuple(sent)
         else:
             hand, discard = ss.hand, ss.discard
-        nss = SideState(ss.decklist, ss.deck, hand, discard, sr.heat_end, score, ss.shuffles)
         if not last:
             # After the last night nothing is drawn: no later night could use it.
-            nss = draw_up(nss, state.key, side, rs.hand_size)
-        new_sides.append(nss)
+            deck, hand, discard, shuffles = draw_piles(
+                deck, hand, discard, shuffles, state.key, side, rs.hand_size
+            )
+        new_sides.append(SideState(ss.decklist, deck, hand, discard, sr.heat_end, score, shuffles))
 
     if last:
         next_loot: dict[str, int] = {}
