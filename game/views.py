@@ -6,9 +6,11 @@ rules: deck legality is the engine's validate_deck, the same check the API runs.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -18,7 +20,7 @@ from accounts.guest import guest_id
 from game import selectors, services
 from game.engine.errors import DeckError
 from game.engine.rules import get_ruleset, validate_deck
-from game.rivals.personas import list_difficulties, list_personas
+from game.rivals.personas import get_persona, list_difficulties, list_personas
 from game.selectors import Owner, crew_catalogue
 from veyltak_site.exceptions import ApplicationError
 
@@ -133,7 +135,9 @@ def play(request):
     error = None
     if request.method == "POST":
         deck = None
-        if chosen["deck"] == "mine":
+        if request.POST.get("deck_cards"):  # a rematch plays the same deck again
+            deck = request.POST["deck_cards"].split(",")
+        elif chosen["deck"] == "mine":
             deck = my_deck
         elif chosen["deck"]:
             deck = next((d["deck"] for d in starters if d["slug"] == chosen["deck"]), None)
@@ -283,30 +287,144 @@ def _deck_reason(counts, ruleset):
     return None
 
 
-def _board_context(request, heist_id):
-    return {
-        "heist_id": heist_id,
-        "api": "/api/v1/",
-        "urls": {
-            "board": reverse("heist", kwargs={"heist_id": heist_id}),
-            "result": reverse("heist-result", kwargs={"heist_id": heist_id}),
-            "replay": reverse("heist-replay", kwargs={"heist_id": heist_id}),
-            "play": reverse("play"),
+def _rules_json(ruleset) -> str:
+    """The ruleset numbers and names the board needs, for its data-rules attribute."""
+    return json.dumps(
+        {
+            "version": ruleset.version,
+            "nights": ruleset.nights,
+            "max_crew": ruleset.max_crew,
+            "heat_max": ruleset.heat_max,
+            "boost_lock_heat": ruleset.boost_lock_heat,
+            "boost_power": ruleset.boost_power,
+            "boost_heat": ruleset.boost_heat,
+            "energy_by_heat": list(ruleset.energy_by_heat),
+            "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
+            "crew": {
+                c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
+                for c in ruleset.crew.values()
+            },
         },
+        separators=(",", ":"),
+    )
+
+
+def _owned_heist(request, heist_id):
+    """The player's own heist, or 404 (another player's heist is a 404 too, as in the API)."""
+    try:
+        return selectors.heist_get(heist_id=heist_id, owner=_owner(request))
+    except ApplicationError as exc:
+        raise Http404(exc.message) from None
+
+
+def _urls(heist_id):
+    return {
+        "board": reverse("heist", kwargs={"heist_id": heist_id}),
+        "result": reverse("heist-result", kwargs={"heist_id": heist_id}),
+        "replay": reverse("heist-replay", kwargs={"heist_id": heist_id}),
     }
 
 
 @adult_required
 def heist(request, heist_id):
-    """The heist board. Everything on it comes from GET /api/v1/heists/{id}/ (the player's view)."""
-    return render(request, "game/board.html", _board_context(request, heist_id))
+    """The heist board. The page is a frame: board.js fills it from GET /api/v1/heists/{id}/."""
+    game = _owned_heist(request, heist_id)
+    if game.is_closed:
+        return redirect("heist-result", heist_id=heist_id)
+    ruleset = get_ruleset(game.ruleset)
+    return render(
+        request,
+        "game/board.html",
+        {
+            "heist_id": heist_id,
+            "api": "/api/v1/",
+            "rules_json": _rules_json(ruleset),
+            "rival_name": get_persona(game.rival).name,
+            "night": game.night,
+            "nights": ruleset.nights,
+            "urls": _urls(heist_id),
+        },
+    )
+
+
+_OUTCOME_TEXT = {"win": "You win", "loss": "The rival wins", "draw": "A draw"}
 
 
 @adult_required
 def heist_result(request, heist_id):
-    return render(request, "game/result.html", _board_context(request, heist_id))
+    """Outcome, final score, Signs, rematch and the replay link."""
+    game = _owned_heist(request, heist_id)
+    if not game.is_closed:
+        return redirect("heist", heist_id=heist_id)
+    view = selectors.heist_view(game)
+    result = view["result"]
+    return render(
+        request,
+        "game/result.html",
+        {
+            "view": view,
+            "result": result,
+            "outcome": _OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
+            "difficulties": list_difficulties(),
+            "urls": _urls(heist_id),
+        },
+    )
 
 
 @adult_required
 def heist_replay(request, heist_id):
-    return render(request, "game/replay.html", _board_context(request, heist_id))
+    """Step through the nights of a finished heist, one night per page (?night=N)."""
+    game = _owned_heist(request, heist_id)
+    if not game.is_closed:
+        return redirect("heist", heist_id=heist_id)
+    view = selectors.heist_view(game)
+    record = selectors.heist_replay(game)
+    history = view["history"]
+    try:
+        night = int(request.GET.get("night", "1"))
+    except ValueError:
+        night = 1
+    night = min(max(night, 1), max(len(history), 1))
+    current = history[night - 1] if history else None
+    ruleset = get_ruleset(game.ruleset)
+    return render(
+        request,
+        "game/replay.html",
+        {
+            "view": view,
+            "record": record,
+            "night": night,
+            "count": len(history),
+            "current": _replay_night(current, ruleset) if current else None,
+            "history": history,
+            "urls": _urls(heist_id),
+        },
+    )
+
+
+def _replay_night(result, ruleset):
+    """One night of a finished heist, arranged per vault for the replay page."""
+    name = {c.slug: c.name for c in ruleset.crew.values()}
+    vaults = []
+    for v in result["vaults"]:
+        vaults.append(
+            {
+                "name": ruleset.vault_name(v["slug"]),
+                "loot": result["loot"].get(v["slug"], v["loot"]),
+                "you_power": v["you_power"],
+                "rival_power": v["rival_power"],
+                "winner": v["winner"],
+                "won": v["loot"],
+                "you": [
+                    {"name": name.get(c["crew"], c["crew"]), "power": c["power"]}
+                    for c in result["you"]["crew"]
+                    if c["vault"] == v["slug"]
+                ],
+                "rival": [
+                    {"name": name.get(c["crew"], c["crew"]), "power": c["power"]}
+                    for c in result["rival"]["crew"]
+                    if c["vault"] == v["slug"]
+                ],
+            }
+        )
+    return dict(result, vault_rows=vaults)
