@@ -41,23 +41,34 @@ def signs_balance(user: AbstractBaseUser | None) -> int:
 
 
 def profile_history(user: AbstractBaseUser) -> list[dict]:
-    # Heists belong to the game app; once it has a Heist model this returns the player's heists
-    # (rival, difficulty, encounter, score, outcome, date, replay link) from game.selectors, and
-    # the profile page, its per-rival tallies and the export read them only through here.
-    return []
+    """The player's heists, newest first, as game.selectors.heist_history gives them:
+    {id, rival, difficulty, encounter, status, outcome, score: {you, rival}, created_at,
+    finished_at, replay_url}. The profile page, its tallies and the export read only this."""
+    # Imported here: game's API imports accounts (the gate permission), so accounts does not
+    # import game at module load, and neither app needs the other loaded first.
+    from game.selectors import heist_history
+
+    return heist_history(user_id=user.pk)
 
 
 def profile_tallies(history: list[dict]) -> list[dict]:
-    """Win/draw/loss per (rival, difficulty), from the rows `profile_history` returns."""
+    """Won/drawn/lost per (rival, difficulty) over finished heists, from `profile_history`."""
     tallies: dict[tuple[str, str], dict] = {}
     for row in history:
+        if row.get("outcome") not in ("win", "draw", "loss"):
+            continue  # in play or abandoned: no result to count
         key = (row["rival"], row["difficulty"])
         tally = tallies.setdefault(
             key, {"rival": key[0], "difficulty": key[1], "win": 0, "draw": 0, "loss": 0}
         )
-        if row.get("outcome") in ("win", "draw", "loss"):
-            tally[row["outcome"]] += 1
+        tally[row["outcome"]] += 1
     return sorted(tallies.values(), key=lambda t: (t["rival"], t["difficulty"]))
+
+
+def rival_names() -> dict[str, str]:
+    from game.selectors import rival_list
+
+    return {rival["slug"]: rival["name"] for rival in rival_list()}
 
 
 def account_export(*, user: AbstractBaseUser) -> dict:

@@ -3,6 +3,8 @@ decisions live in gate, services and selectors."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -96,17 +98,36 @@ def profile(request: HttpRequest) -> HttpResponse:
         current = selectors.profile_get(user=user)
         form = ProfileForm(initial={"display_name": current.display_name if current else ""})
     history = selectors.profile_history(user)
+    names = selectors.rival_names()
+    rows = [_history_row(row, names) for row in history]
+    tallies = [
+        {**tally, "rival_name": names.get(tally["rival"], tally["rival"])}
+        for tally in selectors.profile_tallies(history)
+    ]
     return render(
         request,
         "accounts/profile.html",
         {
             "form": form,
             "display_name": selectors.display_name(user=user),
-            "history": history,
-            "tallies": selectors.profile_tallies(history),
+            "history": rows,
+            "tallies": tallies,
             "signs": selectors.signs_balance(user),
         },
     )
+
+
+def _history_row(row: dict, names: dict[str, str]) -> dict:
+    # The page links to the game's pages (the board while in play, the replay once closed);
+    # the export keeps game's own row, API links included.
+    closed = bool(row.get("replay_url"))
+    return {
+        **row,
+        "rival_name": names.get(row["rival"], row["rival"]),
+        "played_at": dt.datetime.fromisoformat(row["created_at"]),
+        "link": reverse("heist-replay" if closed else "heist", args=[row["id"]]),
+        "link_text": "Replay" if closed else "Continue",
+    }
 
 
 @login_required

@@ -325,3 +325,67 @@ def test_signed_in_players_are_not_shown_the_sign_up_form(adult_date):
     browser = Client()
     make_player(browser, email="in@example.com", birth_date=adult_date)
     assert browser.get("/accounts/signup/").status_code == 302
+
+
+# --- history (the game app's heists) -------------------------------------------------------------
+
+
+def _start_heist(client, rival="furnace", difficulty="rookie") -> str:
+    response = client.post(
+        "/api/v1/heists/", {"rival": rival, "difficulty": difficulty}, "application/json"
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+def _finish(heist_id: str, outcome: str) -> None:
+    from django.utils import timezone
+
+    from game.models import Heist
+
+    Heist.objects.filter(pk=heist_id).update(
+        status="finished", outcome=outcome, finished_at=timezone.now(), night=7
+    )
+
+
+def test_profile_and_export_show_the_players_heists_only(adult_date):
+    alice, bob = Client(), Client()
+    make_player(alice, email="alice@example.com", birth_date=adult_date)
+    make_player(bob, email="bob@example.com", birth_date=adult_date)
+    won = _start_heist(alice)
+    _finish(won, "win")
+    active = _start_heist(alice, rival="quiet-hands", difficulty="kingpin")
+    bobs = _start_heist(bob)
+
+    page = alice.get("/accounts/profile/").content.decode()
+    assert "The Furnace" in page
+    assert "Quiet Hands" in page
+    assert f"/heists/{won}/replay/" in page
+    assert f"/heists/{active}/" in page
+    assert bobs not in page
+    assert re.search(r"<th scope=\"row\">The Furnace</th><td>Rookie</td><td>1</td>", page)
+
+    exported = alice.get("/accounts/export/").json()
+    assert {row["id"] for row in exported["heists"]} == {won, active}
+    assert bobs not in json.dumps(exported)
+
+
+def test_a_guest_who_signs_up_keeps_the_heists_of_that_browser(adult_date):
+    browser = Client()
+    browser.post("/api/v1/age-check/", {"birth_date": adult_date.isoformat()}, "application/json")
+    heist_id = _start_heist(browser)
+    make_player(browser, email="late@example.com", birth_date=adult_date)
+    assert heist_id in browser.get("/accounts/profile/").content.decode()
+
+
+def test_deleting_an_account_keeps_its_heists_anonymised(adult_date):
+    from game.models import Heist
+
+    browser = Client()
+    user = make_player(browser, email="bye@example.com", birth_date=adult_date)
+    heist_id = _start_heist(browser)
+    browser.post("/accounts/delete/", {"password": PASSWORD})
+    assert not User.objects.filter(pk=user.pk).exists()
+    heist = Heist.objects.get(pk=heist_id)
+    assert heist.user_id is None
+    assert heist.guest_id == ""
