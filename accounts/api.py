@@ -23,13 +23,13 @@ _INVALID_DATE = "Please enter a valid date."
 class MeApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
 
-    class OutputSerializer(serializers.Serializer):
+    class MeSerializer(serializers.Serializer):
         authenticated = serializers.BooleanField()
         username = serializers.CharField(allow_null=True)
         adult_confirmed = serializers.BooleanField()
         signs = serializers.IntegerField()
 
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(responses=MeSerializer)
     def get(self, request):
         user = request.user
         authenticated = bool(user and user.is_authenticated)
@@ -39,7 +39,7 @@ class MeApi(APIView):
             "adult_confirmed": selectors.adult_confirmed(request),
             "signs": selectors.signs_balance(user if authenticated else None),
         }
-        return Response(self.OutputSerializer(data).data)
+        return Response(self.MeSerializer(data).data)
 
 
 @method_decorator(gate.gate_door, name="dispatch")
@@ -47,7 +47,7 @@ class MeApi(APIView):
 class AgeCheckApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
 
-    class InputSerializer(serializers.Serializer):
+    class AgeCheckInputSerializer(serializers.Serializer):
         birth_date = serializers.DateField(
             input_formats=["%Y-%m-%d"],
             error_messages={"invalid": _INVALID_DATE, "datetime": _INVALID_DATE},
@@ -60,13 +60,13 @@ class AgeCheckApi(APIView):
                 raise serializers.ValidationError(_INVALID_DATE)
             return value
 
-    class OutputSerializer(serializers.Serializer):
+    class AgeCheckSerializer(serializers.Serializer):
         adult_confirmed = serializers.BooleanField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(request=AgeCheckInputSerializer, responses=AgeCheckSerializer)
     @sensitive_variables()
     def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.AgeCheckInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.age_check(request=request, birth_date=serializer.validated_data["birth_date"])
-        return Response(self.OutputSerializer({"adult_confirmed": True}).data)
+        return Response(self.AgeCheckSerializer({"adult_confirmed": True}).data)

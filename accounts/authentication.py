@@ -1,3 +1,4 @@
+from drf_spectacular.authentication import SessionScheme
 from rest_framework.authentication import SessionAuthentication
 
 
@@ -14,3 +15,10 @@ class CsrfSessionAuthentication(SessionAuthentication):
         if result is None:
             self.enforce_csrf(request)
         return result
+
+
+class CsrfSessionScheme(SessionScheme):
+    """OpenAPI: the session cookie, with the CSRF header required on unsafe methods."""
+
+    target_class = "accounts.authentication.CsrfSessionAuthentication"
+    name = "sessionCsrfAuth"
