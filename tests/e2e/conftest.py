@@ -1,0 +1,158 @@
+"""Browser tests: Debian's Chromium driven by Playwright against pytest-django's live server.
+
+Never a Playwright browser download: the browser is /usr/bin/chromium (`.ci/run` installs it).
+Screenshots go to test-artifacts/screenshots/<run>/ and the folder is printed at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM (fixtures, the live
+# server's setup) refuses to run beside one unless told the code is really synchronous.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these Chromium keeps calling home, which on a closed network only slows it down.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+ADULT_BIRTH_DATE = "1990-04-02"
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots" / time.strftime("e2e-%Y%m%d-%H%M%S")
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SHOTS.exists():
+        count = len(list(SHOTS.glob("*.png")))
+        terminalreporter.write_line(f"e2e screenshots ({count}): {SHOTS}")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        message = f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)"
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(live_server, settings, transactional_db):
+    """The live server with the catalogue loaded and the rival sealed at once (no worker)."""
+    from django.conf import settings as django_settings
+
+    from game.services import catalogue_load
+
+    # WhiteNoise warns about a missing STATIC_ROOT; the live server serves static files itself.
+    Path(django_settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+
+    # No Celery worker in these tests: the seal service's fallback seals the rival in-process.
+    settings.RIVAL_FALLBACK_SECONDS = 0.2
+    catalogue_load()
+    return live_server.url
+
+
+class Shots:
+    """Full-page screenshots named <page>-<size>.png in this run's folder."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def take(self, page, name: str) -> Path:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        width = page.viewport_size["width"]
+        size = "phone" if width <= 400 else "desktop"
+        path = self.directory / f"{name}-{size}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture(scope="session")
+def shots():
+    return Shots(SHOTS)
+
+
+CSP_WATCH = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
+});
+"""
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page(viewport, **context_options) -> a page in a fresh context (a new guest).
+
+    Reduced motion is on so screenshots never catch a card mid-flip. Console errors, page errors
+    and CSP violations are collected and must stay empty (checked at teardown).
+    """
+    contexts = []
+    problems: list[str] = []
+
+    def make(viewport=PHONE, **options):
+        options.setdefault("reduced_motion", "reduce")
+        context = browser.new_context(viewport=viewport, **options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.add_init_script(CSP_WATCH)
+        page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+        page.on(
+            "console",
+            lambda msg: (
+                problems.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error" and "status of 4" not in msg.text
+                else None
+            ),
+        )
+        page.problems = problems
+        return page
+
+    yield make
+    for context in contexts:
+        for page in context.pages:
+            # A closed or navigating page has nothing more to report.
+            with contextlib.suppress(Exception):
+                problems.extend(page.evaluate("window.__cspViolations || []"))
+        context.close()
+    assert not problems, problems
+
+
+def pass_age_check(page, base: str, next_path: str = "/play/") -> None:
+    """A new guest opens a gated page and passes the neutral age screen."""
+    page.goto(base + next_path)
+    assert "/age-check/" in page.url
+    page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url(f"**{next_path}")

@@ -1,0 +1,47 @@
+"""Steps shared by the browser tests: start a heist from the picker, read and play the board."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import pass_age_check
+
+SEAL = re.compile(r"^Seal")
+
+
+def start_heist(page, base: str, *, rival: str, difficulty: str) -> str:
+    """Age check, pick a rival and a difficulty, Start; returns the board's URL."""
+    pass_age_check(page, base, "/play/")
+    page.get_by_role("radio", name=rival, exact=True).check()
+    page.get_by_role("radio", name=difficulty, exact=True).check()
+    page.get_by_role("button", name="Start the heist").click()
+    page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
+    expect(page.locator(".card").first).to_be_visible()
+    return page.url
+
+
+def energy_left(page) -> int:
+    text = page.locator("#b-energy-left").inner_text()
+    return int(re.search(r"Energy left (-?\d+)", text).group(1))
+
+
+def heist_id(page) -> str:
+    return page.locator("#board").get_attribute("data-heist")
+
+
+def finish_heist_by_api(page, base: str, hid: str) -> None:
+    """Seal every remaining night with no crew through the JSON API, as the page's session."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    for _ in range(10):
+        view = page.request.get(f"{base}/api/v1/heists/{hid}/").json()
+        if view["status"] != "active":
+            return
+        answer = page.request.post(
+            f"{base}/api/v1/heists/{hid}/seal/",
+            data={"night": view["night"], "crew": [], "boost": False},
+            headers={"X-CSRFToken": token, "Referer": base + "/"},
+        )
+        assert answer.ok, answer.text()
+    raise AssertionError("the heist did not finish")

@@ -1,0 +1,172 @@
+"""A new guest plays a whole heist in a real Chromium: by tapping on a phone, by keyboard on a
+desktop; then the result and the replay."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.helpers import SEAL, energy_left, start_heist
+
+
+def _board_fits_phone(page) -> None:
+    # No sideways scroll, and the whole night's board (down to Seal) without scrolling.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("window.scrollY") == 0
+    seal = page.get_by_role("button", name=SEAL).bounding_box()
+    assert seal["y"] + seal["height"] <= PHONE["height"], seal
+    for vault in page.locator(".vault").all():
+        box = vault.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    for card in page.locator(".card").all():
+        box = card.bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"]
+        assert box["height"] >= 44 and box["width"] >= 44
+
+
+def _check_reveal(page, night: int) -> None:
+    reveal = page.locator("#b-reveal")
+    expect(reveal).to_be_visible()
+    expect(reveal.get_by_role("heading", name=f"Night {night} revealed")).to_be_visible()
+    expect(reveal.locator(".rv")).to_have_count(3)
+    # Every vault shows both totals and a winner line that does not rely on colour.
+    for article in reveal.locator(".rv").all():
+        expect(article.locator(".totals")).to_contain_text("You")
+        expect(article.locator(".winner")).to_have_text(re.compile(r"^[✓✗=] "))
+    verified = page.locator("#b-verify")
+    expect(verified).to_have_attribute("data-verified", "true")
+    expect(verified).to_contain_text("Verified")
+    # A screen reader hears what happened.
+    expect(page.locator("#b-live")).to_contain_text(f"Night {night}:")
+
+
+def _finish_on_result_and_replay(page, shots, how: str) -> None:
+    page.wait_for_url(re.compile(r"/result/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        re.compile(r"You win|The rival wins|A draw")
+    )
+    expect(page.locator(".final-score")).to_contain_text("Final score")
+    expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    shots.take(page, "result")
+    replay = page.get_by_role("link", name="Watch the replay")
+    if how == "keyboard":
+        replay.focus()
+        page.keyboard.press("Enter")
+    else:
+        replay.tap()
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text("night 1 of 6")
+    shots.take(page, "replay")
+    for night in range(2, 7):
+        step = page.get_by_role("link", name=f"Night {night} →")
+        if how == "keyboard":
+            step.focus()
+            page.keyboard.press("Enter")
+        else:
+            step.tap()
+        expect(page.get_by_role("heading", level=1)).to_contain_text(f"night {night} of 6")
+    expect(page.get_by_role("link", name="Back to the result")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_guest_plays_six_nights_by_tapping_on_a_phone(site, new_page, shots):
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    start_heist(page, site, rival="Quiet Hands", difficulty="Rookie")
+    shots.take(page, "board")
+    boosted = False
+    for night in range(1, 7):
+        expect(page.locator("#b-night")).to_have_text(str(night))
+        _board_fits_phone(page)
+        cards = page.locator(".card")
+        vaults = page.locator(".vault:not(.closed)")
+        # Tap a card, then a vault.
+        cards.nth(0).tap()
+        expect(cards.nth(0)).to_have_attribute("aria-pressed", "true")
+        vaults.nth(night % vaults.count()).tap()
+        expect(cards.nth(0)).to_contain_text("Sent to")
+        if night == 1:
+            # Tap the card again: it comes back, and the Energy with it.
+            before = energy_left(page)
+            cards.nth(0).tap()
+            expect(cards.nth(0)).not_to_contain_text("Sent to")
+            assert energy_left(page) > before
+            cards.nth(0).tap()
+            vaults.nth(0).tap()
+            shots.take(page, "board-planned")
+        if energy_left(page) > 0 and cards.count() > 1:
+            cards.nth(1).tap()
+            vaults.nth(0).tap()
+            if energy_left(page) < 0:
+                # Over Energy: explained before sealing, and Seal refuses.
+                expect(page.locator("#b-note")).to_contain_text("Over Energy")
+                expect(page.get_by_role("button", name=SEAL)).to_have_attribute(
+                    "aria-disabled", "true"
+                )
+                cards.nth(1).tap()
+        boost = page.get_by_role("switch", name="Boost")
+        if not boosted and boost.get_attribute("aria-disabled") == "false":
+            boost.tap()
+            expect(boost).to_have_attribute("aria-checked", "true")
+            boosted = True
+        page.get_by_role("button", name=SEAL).tap()
+        _check_reveal(page, night)
+        if night == 1:
+            shots.take(page, "reveal")
+        if night < 6:
+            page.get_by_role("button", name=f"Next: night {night + 1}").tap()
+        else:
+            page.get_by_role("link", name="See the result").tap()
+    _finish_on_result_and_replay(page, shots, "tap")
+
+
+def _tab_to(page, selector: str, limit: int = 25) -> None:
+    for _ in range(limit):
+        if page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_guest_plays_six_nights_by_keyboard_on_a_desktop(site, new_page, shots):
+    page = new_page(DESKTOP)
+    start_heist(page, site, rival="Split Circuit", difficulty="Hustler")
+    shots.take(page, "board")
+    active_vault = "document.activeElement?.dataset.vault ?? null"
+    for night in range(1, 7):
+        expect(page.locator("#b-night")).to_have_text(str(night))
+        assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+        # Enter on a card picks it and moves focus to the first open vault; Enter sends it.
+        page.locator(".card").first.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".card").first).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate(active_vault) is not None
+        if night == 2:
+            page.keyboard.press("Tab")  # the next vault: any vault is a keyboard stop
+            assert page.evaluate(active_vault) is not None
+        page.keyboard.press("Enter")
+        expect(page.locator(".card").first).to_contain_text("Sent to")
+        if night == 1:
+            # Enter on a sent card takes it back.
+            page.keyboard.press("Enter")
+            expect(page.locator(".card").first).not_to_contain_text("Sent to")
+            page.keyboard.press("Enter")
+            page.keyboard.press("Enter")
+            expect(page.locator(".card").first).to_contain_text("Sent to")
+        if night == 3:
+            _tab_to(page, "#b-boost")
+            if page.locator("#b-boost").get_attribute("aria-disabled") == "false":
+                page.keyboard.press("Space")
+                expect(page.locator("#b-boost")).to_have_attribute("aria-checked", "true")
+        _tab_to(page, "#b-seal")
+        page.keyboard.press("Enter")
+        _check_reveal(page, night)
+        # Focus moved to the reveal; the next stop is the way on.
+        assert page.evaluate("document.activeElement.id") == "b-reveal-title"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "b-next"
+        if night == 1:
+            shots.take(page, "reveal")
+        page.keyboard.press("Enter")
+    _finish_on_result_and_replay(page, shots, "keyboard")
