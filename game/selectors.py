@@ -248,7 +248,8 @@ def night_result_view(night: HeistNight) -> dict[str, Any]:
     you, rival = r[PLAYER], r[RIVAL]
     return {
         "night": r["night"],
-        "loot": dict(r["loot"]),
+        # In vault order (the stored JSON may come back with its keys reordered).
+        "loot": {v["slug"]: r["loot"][v["slug"]] for v in r["vaults"]},
         "you": {
             "heat_start": you["heat_start"],
             "heat_end": you["heat_end"],

@@ -203,9 +203,14 @@ def rival_plan_seal(*, heist_id: uuid.UUID | str, night: int) -> bool:
     dropped. Both compute the same plan anyway (the stream is derived from the heist key).
     """
     heist = Heist.objects.filter(pk=heist_id).first()
-    if heist is None or heist.is_closed or heist.night != night:
+    if heist is None:
         return False
-    nights = selectors.heist_nights(heist)
+    return _rival_seal(heist, selectors.heist_nights(heist), night)
+
+
+def _rival_seal(heist: Heist, nights: list[HeistNight], night: int) -> bool:
+    if heist.is_closed or heist.night != night:
+        return False
     row = next((n for n in nights if n.night == night), None)
     if row is None or row.rival_sealed or row.resolved:
         return False
@@ -236,7 +241,7 @@ def _rival_sealed(night_pk: int) -> bool:
     return HeistNight.objects.filter(pk=night_pk, rival_commitment__isnull=False).exists()
 
 
-def _rival_wait(heist: Heist, row: HeistNight) -> None:
+def _rival_wait(heist: Heist, nights: list[HeistNight], row: HeistNight) -> None:
     """Wait for the worker to seal the rival's plan, then seal it here (the fallback)."""
     deadline = time.monotonic() + settings.RIVAL_FALLBACK_SECONDS
     pause = 0.005
@@ -246,7 +251,7 @@ def _rival_wait(heist: Heist, row: HeistNight) -> None:
             return
         pause = min(pause * 1.5, 0.1)
     try:
-        rival_plan_seal(heist_id=heist.pk, night=row.night)
+        _rival_seal(heist, nights, row.night)
     except Exception:
         # The night stays as it was; the player may seal again (and the task may still run).
         logger.exception("fallback rival seal failed for heist %s night %s", heist.pk, row.night)
@@ -305,20 +310,21 @@ def plan_seal(
     except EngineError as exc:
         raise _engine_error(exc) from None
     row = next(n for n in nights if n.night == night)
-    if not row.rival_sealed:
+    sealed_before = row.rival_sealed
+    if not sealed_before:
         # Outside any transaction: never hold the row lock (or a snapshot) while waiting.
-        _rival_wait(heist, row)
+        _rival_wait(heist, nights, row)
 
     with transaction.atomic():
         # The lock orders concurrent seals of this heist; everything read before it is checked
         # again (status and night), and the night row is re-read for the rival's sealed plan.
         heist = Heist.objects.select_for_update().get(pk=heist.pk)
         _check_open(heist, night)
-        row = HeistNight.objects.get(pk=row.pk)
-        if not row.rival_sealed or row.resolved:  # pragma: no cover - guarded by the lock
-            raise ApplicationError(
-                "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
-            )
+        if not sealed_before:
+            # Sealed by the worker or the fallback meanwhile: read the plan it stored. (A plan
+            # read sealed is final: the seal writes only WHERE rival_commitment IS NULL; and
+            # under the lock, heist.night == night means this night is not resolved yet.)
+            row = HeistNight.objects.get(pk=row.pk)
         rival_plan = Plan.from_dict(row.rival_plan)
         state, result = resolve(state, {PLAYER: plan, RIVAL: rival_plan})
         now = timezone.now()
