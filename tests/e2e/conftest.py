@@ -66,15 +66,18 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def _static_root():
+    from django.conf import settings
+
+    # WhiteNoise warns when STATIC_ROOT is missing; the live server serves static files itself.
+    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+
+
 @pytest.fixture
-def site(live_server, settings, transactional_db):
+def site(_static_root, live_server, settings, transactional_db):
     """The live server with the catalogue loaded and the rival sealed at once (no worker)."""
-    from django.conf import settings as django_settings
-
     from game.services import catalogue_load
-
-    # WhiteNoise warns about a missing STATIC_ROOT; the live server serves static files itself.
-    Path(django_settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
     # No Celery worker in these tests: the seal service's fallback seals the rival in-process.
     settings.RIVAL_FALLBACK_SECONDS = 0.2

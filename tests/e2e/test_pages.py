@@ -1,0 +1,125 @@
+"""Every page at phone and desktop size: axe-core finds no serious or critical violation, no
+sideways scroll, strict CSP with no inline code, security headers; screenshots of each; and the
+heist board's first load within its byte budget."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.helpers import SEAL, finish_heist_by_api, heist_id, start_heist
+
+BOARD_BUDGET = 150 * 1024  # bytes, issue 6: HTML, CSS, JS, fonts, images of the first load
+
+_axe = Axe()
+
+
+def _audit(page, shots, name: str) -> None:
+    """axe-core, no sideways scroll, no inline script or style, then a screenshot."""
+    results = _axe.run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    assert not bad, f"{name}: {bad}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    assert page.locator("script:not([src])").count() == 0, f"{name}: inline script"
+    assert page.locator("[style]").count() == 0, f"{name}: inline style attribute"
+    shots.take(page, name)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_every_page_passes_axe_and_is_photographed(site, new_page, shots, viewport):
+    page = new_page(viewport)
+    for path, name in [
+        ("/", "home"),
+        ("/accounts/login/", "sign-in"),
+        ("/accounts/signup/", "sign-up"),
+        ("/deck/", "deck"),
+    ]:
+        page.goto(site + path)
+        _audit(page, shots, name)
+    page.goto(site + "/play/")
+    _audit(page, shots, "age-check")
+
+    board_url = start_heist(page, site, rival="The Reader", difficulty="Safecracker")
+    page.goto(site + "/play/")
+    _audit(page, shots, "rival-picker")
+    page.goto(board_url)
+    expect(page.locator(".card").first).to_be_visible()
+    _audit(page, shots, "board")
+    page.locator(".card").first.click()
+    _audit(page, shots, "board-card-picked")
+    page.locator(".vault:not(.closed)").first.click()
+    page.get_by_role("button", name=SEAL).click()
+    expect(page.locator("#b-verify")).to_have_attribute("data-verified", "true")
+    _audit(page, shots, "reveal")
+
+    finish_heist_by_api(page, site, heist_id(page))
+    page.goto(board_url)  # a finished heist's board leads to its result
+    page.wait_for_url(re.compile(r"/result/$"))
+    _audit(page, shots, "result")
+    page.get_by_role("link", name="Watch the replay").click()
+    _audit(page, shots, "replay")
+
+
+def test_security_headers_and_strict_csp(site, new_page):
+    page = new_page(DESKTOP)
+    response = page.goto(site + "/")
+    headers = response.headers
+    csp = headers["content-security-policy"]
+    assert "script-src 'self'" in csp
+    assert "style-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+    assert headers["cross-origin-opener-policy"] == "same-origin"
+    assert "camera=()" in headers["permissions-policy"]
+    # The board module itself loads under that policy (CSP violations fail the test fixture).
+    board_url = start_heist(page, site, rival="The Furnace", difficulty="Rookie")
+    assert page.goto(board_url).headers["content-security-policy"] == csp
+
+
+def test_board_first_load_within_budget(site, new_page, capsys):
+    """Sum the bytes on the wire (headers + bodies, CDP encodedDataLength) of opening the board
+    with an empty cache: the page, its CSS, the module, images and the API calls it makes."""
+    page = new_page(PHONE)
+    board_url = start_heist(page, site, rival="Quiet Hands", difficulty="Rookie")
+    fresh = page.context.browser.new_context(
+        viewport=PHONE, storage_state=page.context.storage_state()
+    )
+    try:
+        board = fresh.new_page()
+        cdp = fresh.new_cdp_session(board)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        sizes: dict[str, int] = {}
+        urls: dict[str, str] = {}
+        cdp.on(
+            "Network.requestWillBeSent",
+            lambda e: urls.update({e["requestId"]: e["request"]["url"]}),
+        )
+        cdp.on(
+            "Network.loadingFinished",
+            lambda e: sizes.update(
+                {urls.get(e["requestId"], e["requestId"]): int(e["encodedDataLength"])}
+            ),
+        )
+        board.goto(board_url)
+        expect(board.locator(".card").first).to_be_visible()
+        board.wait_for_load_state("networkidle")
+        total = sum(sizes.values())
+    finally:
+        fresh.close()
+    with capsys.disabled():
+        print(f"\nheist board first load: {total} bytes in {len(sizes)} responses")
+        for url, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
+            print(f"  {size:>7}  {url.replace(site, '')}")
+    assert total <= BOARD_BUDGET, sizes
