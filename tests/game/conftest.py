@@ -101,3 +101,110 @@ def play_out(client: Client, view: dict, *, seed: int = 0, on_response=None) -> 
             on_response(response, view)
         view = response.json()["heist"]
     return view
+
+
+class LiveWorker:
+    """A real Celery worker in a subprocess, on the test database and the test broker."""
+
+    def __init__(self, log_path) -> None:
+        self.log_path = log_path
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def task_returns(self, name: str) -> list[str]:
+        """What each finished run of task ``name`` returned, from the worker's log."""
+        import re
+
+        pattern = re.compile(rf"Task {re.escape(name)}\[[^\]]+\] succeeded in [^:]+: (\S+)")
+        return pattern.findall(self.log())
+
+
+@pytest.fixture
+def live_worker(transactional_db, tmp_path):
+    """Start ``celery -A veyltak_site worker`` against this test run's database and broker.
+
+    The worker is another process, so it only sees committed rows: use it from tests marked
+    ``django_db(transaction=True)``. Stale messages from earlier tests are purged first.
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from urllib.parse import quote
+
+    from django.conf import settings
+    from django.db import connection
+
+    from veyltak_site.celery import app
+
+    if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp")):
+        pytest.skip("needs a real broker (Redis or RabbitMQ)")
+    app.control.purge()
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "DB_CONN_MAX_AGE": "0",
+    }
+    env.pop("DATABASE_TEST_NAME", None)
+    worker = LiveWorker(tmp_path / "worker.log")
+    with open(worker.log_path, "wb") as log:
+        worker.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "veyltak_site",
+                "worker",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "4",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--hostname",
+                f"test-{os.getpid()}@%h",
+            ],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while " ready." not in worker.log():
+            if worker.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the Celery worker did not start:\n{worker.log()}")
+            time.sleep(0.1)
+        yield worker
+    finally:
+        worker.process.send_signal(signal.SIGTERM)
+        try:
+            worker.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.process.kill()
+            worker.process.wait(timeout=10)
+        app.control.purge()
+
+
+def wait_for_phase(client: Client, heist_id: str, phase: str, timeout: float = 30.0) -> dict:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        view = client.get(f"/api/v1/heists/{heist_id}/").json()
+        if view["phase"] == phase or time.monotonic() > deadline:
+            return view
+        time.sleep(0.02)

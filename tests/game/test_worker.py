@@ -1,0 +1,81 @@
+"""The rival's turn on a real Celery worker (Redis broker), and a heist that completes with no
+worker at all through the web process's fallback."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game import services
+from game.models import Heist, HeistNight
+from game.tasks import plan_rival_night
+from tests.game.conftest import age_checked_client, play_out, post, start, wait_for_phase
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+@pytest.mark.celery_worker
+def test_worker_seals_every_night_before_the_player(live_worker, settings, monkeypatch):
+    # The web process must not need its fallback: make it unusable here.
+    settings.RIVAL_FALLBACK_SECONDS = 60
+
+    def no_fallback(*args, **kwargs):
+        raise AssertionError("the fallback ran: the worker did not seal")
+
+    monkeypatch.setattr(services, "_rival_seal", no_fallback)
+    client = age_checked_client()
+    view = start(client, rival="the-reader", difficulty="kingpin")
+    heist_id = view["id"]
+    for night in range(1, 7):
+        view = wait_for_phase(client, heist_id, "planning")
+        assert view["phase"] == "planning", live_worker.log()
+        assert view["night"] == night and len(view["rival"]["commitment"]) == 64
+        response = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": night, "crew": []})
+        assert response.status_code == 200, response.content
+        assert response.json()["result"]["rival"]["commitment"] == view["rival"]["commitment"]
+    heist = Heist.objects.get(pk=heist_id)
+    assert heist.status == "finished"
+    for night in HeistNight.objects.filter(heist=heist):
+        assert night.rival_sealed_at < night.resolved_at
+    returns = live_worker.task_returns("game.plan_rival_night")
+    assert returns.count("True") == 6, live_worker.log()
+
+
+@pytest.mark.celery_worker
+def test_rival_task_sent_twice_at_once_seals_one_plan(live_worker):
+    client = age_checked_client()
+    heist_id = start(client)["id"]  # on commit, the night's task is sent once...
+    for _ in range(3):  # ...and three more copies race it on the worker's four threads
+        plan_rival_night.delay(heist_id, 1)
+    deadline = time.monotonic() + 30
+    while len(live_worker.task_returns("game.plan_rival_night")) < 4:
+        assert time.monotonic() < deadline, live_worker.log()
+        time.sleep(0.05)
+    returns = live_worker.task_returns("game.plan_rival_night")
+    assert sorted(returns) == ["False", "False", "False", "True"], live_worker.log()
+    night = HeistNight.objects.get(heist_id=heist_id, night=1)
+    assert night.rival_commitment and night.rival_nonce and night.rival_plan is not None
+
+
+def test_heist_completes_with_no_worker(settings):
+    """No worker runs: each night's task waits in the broker, and after RIVAL_FALLBACK_SECONDS
+    the seal service seals the rival's plan in the web process and plays the night."""
+    settings.RIVAL_FALLBACK_SECONDS = 0.3
+    client = age_checked_client()
+    view = start(client)
+    assert view["phase"] == "rival_planning"
+    durations = []
+    last = [time.monotonic()]
+
+    def on_response(response, view_before):
+        now = time.monotonic()
+        durations.append(now - last[0])
+        last[0] = now
+
+    view = play_out(client, view, seed=5, on_response=on_response)
+    assert view["status"] == "finished" and len(view["history"]) == 6
+    # Each seal waited for the worker that never came, then fell back.
+    assert all(d >= 0.3 for d in durations), durations
+    nights = HeistNight.objects.filter(heist_id=view["id"])
+    assert all(n.rival_sealed_at and n.resolved_at for n in nights)
