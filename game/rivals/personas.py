@@ -28,6 +28,7 @@ class Knobs:
     budget_ms: int
     beliefs: bool  # update the opponent's hand distribution from its revealed plays
     noise: float
+    heat_weight: float = 1.0  # scale of the hand-set worth of end Heat ("heuristic" value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ The levels (knobs in personas.json, both monotone: capability up, noise down):
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,6 +33,10 @@ from game.engine.view import Observation
 from game.rivals import beliefs, nightgame, value
 from game.rivals.personas import Knobs, Persona, get_difficulty, get_persona
 from game.rivals.solver import rm_plus
+
+# Matrix entries one regret-matching round touches per millisecond on a modest core (two
+# products of the payoff matrix), used to turn a time budget into a fixed iteration count.
+WORK_PER_MS = 600_000
 
 
 @dataclass(slots=True)
@@ -116,7 +119,7 @@ def opponent_plans(night: Night, hands: Sequence[tuple[str, ...]]) -> list[night
 
 
 def payoff(
-    night: Night, opp_hps: Sequence[nightgame.HandPlans], kind: str
+    night: Night, opp_hps: Sequence[nightgame.HandPlans], kind: str, heat_weight: float = 1.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rival's payoff matrix against the stacked opponent plans, and the column starts."""
     me = nightgame.side_arrays(night.table_me, [night.mine])
@@ -128,7 +131,7 @@ def payoff(
     if kind == "margin":
         u = nm.margin
     elif kind == "heuristic":
-        worth = value.heat_worth(night.rs, night.nights_left_after)
+        worth = heat_weight * value.heat_worth(night.rs, night.nights_left_after)
         u = nm.margin + worth[nm.heat_me] - worth[nm.heat_opp]
     else:
         u = value.win_utility(
@@ -188,14 +191,13 @@ def strategy(
     obs: Observation, knobs: Knobs, persona: Persona, stream: Stream
 ) -> tuple[Night, np.ndarray]:
     """The level's probability over its distinct plans (crew types, not card ids)."""
-    start = time.perf_counter()
     night = read_night(obs)
     n = len(night.mine.plans)
     if n == 1:
         return night, np.ones(1)
     hands, w = hand_weights(obs, knobs, stream)
     opp_hps = opponent_plans(night, hands)
-    u, starts = payoff(night, opp_hps, knobs.value)
+    u, starts = payoff(night, opp_hps, knobs.value, knobs.heat_weight)
     u = u + style_bias(night, persona)[:, None]
     sizes = np.array([len(h.cfg) for h in opp_hps])
     if knobs.opponent == "uniform":
@@ -211,8 +213,12 @@ def strategy(
         # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
         ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
-    deadline = start + knobs.budget_ms / 1000.0 if knobs.budget_ms else None
-    x, y = rm_plus(u, starts, w, knobs.iterations, deadline)
+    iterations = knobs.iterations
+    if knobs.budget_ms:
+        # The time budget is spent as a deterministic amount of work (matrix entries touched),
+        # never by reading the clock: the same observation and stream must give the same plan.
+        iterations = max(32, min(iterations, int(knobs.budget_ms * WORK_PER_MS / u.size)))
+    x, y = rm_plus(u, starts, w, iterations)
     # Purify the long tail of regret matching's average (shares under 2%).
     x = np.where(x >= 0.02, x, 0.0)
     x /= x.sum()

@@ -32,14 +32,20 @@ from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
 from game.engine.night import Plan
 from game.engine.view import Observation
 from game.rivals import policy
-from game.rivals.personas import get_difficulty, list_personas
+from game.rivals.personas import Knobs, get_difficulty, get_persona, list_personas
 
 BOTS = ("random", "greedy", "rookie", "hustler", "safecracker", "kingpin")
 LEVELS = ("rookie", "hustler", "safecracker", "kingpin")
 RULESET = "2026.11"
 
 
+# Extra bots by name (knob variants for experiments); forked workers inherit them.
+EXTRA_BOTS: dict[str, Knobs] = {}
+
+
 def bot_move(bot: str, obs: Observation, persona: str, stream: Stream) -> Plan:
+    if bot in EXTRA_BOTS:
+        return policy.play(obs, EXTRA_BOTS[bot], get_persona(persona), stream)
     if bot == "random":
         return policy.random_legal(obs, stream)
     if bot == "greedy":

@@ -1,0 +1,81 @@
+"""Per-decision time of each rival level, on one core.
+
+    .venv/bin/python bench/rivals.py            # 2,000 decisions per level
+    .venv/bin/python bench/rivals.py --quick    # 300 per level, same lines
+
+Positions come from heists played a random number of nights by random legal plans, across every
+ordered pair of persona decks and both seats; each level decides every position once. The last
+line is ``kingpin_p99_ms: N``. Gates (issue 4): every level median < 100 ms, p99 < 500 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from game.engine import PLAYER, RIVAL, Stream, legal_plans, new_heist, observe, resolve
+from game.rivals.personas import list_difficulties, list_personas
+from game.rivals.policy import choose_plan
+
+
+def positions(n: int, seed: int = 0):
+    rnd = random.Random(seed)
+    ps = list_personas()
+    out = []
+    i = 0
+    while len(out) < n:
+        i += 1
+        state = new_heist(
+            ruleset="2026.11",
+            player_deck=ps[i % len(ps)].deck,
+            rival_deck=ps[(i // len(ps)) % len(ps)].deck,
+            server_seed=f"bench-{seed}-{i}",
+        )
+        for _ in range(rnd.randrange(state.ruleset.nights)):
+            plans = {s: rnd.choice(legal_plans(state, s)) for s in (PLAYER, RIVAL)}
+            state, _ = resolve(state, plans)
+        side = RIVAL if i % 2 else PLAYER
+        out.append((observe(state, side), ps[i % len(ps)].slug))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--decisions", type=int, default=0)
+    args = ap.parse_args()
+    n = args.decisions or (300 if args.quick else 2000)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
+    obs_list = positions(n)
+    print(f"decisions per level: {n} (one core, positions from random-play heists, both seats)")
+    p99s = {}
+    for d in list_difficulties():
+        times = []
+        for k, (obs, persona) in enumerate(obs_list):
+            stream = Stream(bytes(32), f"bench/{k}")
+            t0 = time.perf_counter()
+            choose_plan(obs, persona=persona, difficulty=d.slug, stream=stream)
+            times.append(time.perf_counter() - t0)
+        ms = np.asarray(times) * 1000
+        med, p99 = float(np.median(ms)), float(np.percentile(ms, 99))
+        p99s[d.slug] = p99
+        ok = med < 100 and p99 < 500
+        print(
+            f"{d.slug:12s} median {med:6.2f} ms  p99 {p99:7.2f} ms  mean {ms.mean():6.2f} ms  "
+            f"max {ms.max():7.2f} ms  gate {'PASS' if ok else 'FAIL'}"
+        )
+    print(f"kingpin_p99_ms: {p99s['kingpin']:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""Fit Kingpin's value function from self-play and store it in ``value.json``.
+
+    python -m game.rivals.fit_value --games 800 --workers 2
+
+Self-play: Safecracker against Safecracker over every ordered pair of persona decks. At the start
+of every night after the first, from both seats, we record the nights left, both Heats and the
+loot that side went on to win minus the loot the other side went on to win from there on. A
+least-squares fit per number of nights left gives the worth of each Heat (antisymmetric: my Heat
+h counts +w[h], theirs -w[h], w[0] = 0), in loot. The data file is small and versioned with the
+package; re-run this after a ruleset change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+from pathlib import Path
+
+import numpy as np
+
+from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
+from game.rivals import policy
+from game.rivals.personas import get_difficulty, get_persona, list_personas
+from game.rivals.tournament import RULESET, seat_personas
+
+OUT = Path(__file__).with_name("value.json")
+
+
+def _selfplay(seed: int) -> list[tuple[int, int, int, int, int]]:
+    """Rows (nights left, my Heat, their Heat, my future margin, side index) for one game."""
+    deck_p, deck_r = seat_personas(seed)
+    ps = {p.slug: p for p in list_personas()}
+    knobs = get_difficulty("safecracker").knobs
+    state = new_heist(
+        ruleset=RULESET,
+        player_deck=ps[deck_p].deck,
+        rival_deck=ps[deck_r].deck,
+        server_seed=f"veyltak-selfplay-{seed}",
+    )
+    key = hashlib.sha256(f"selfplay/{seed}".encode()).digest()
+    seat = {PLAYER: deck_p, RIVAL: deck_r}
+    snaps = []
+    while not state.finished:
+        if state.night > 1:
+            snaps.append(
+                (
+                    state.ruleset.nights - state.night + 1,
+                    state.sides[0].heat,
+                    state.sides[1].heat,
+                    state.sides[0].score - state.sides[1].score,
+                )
+            )
+        plans = {
+            side: policy.play(
+                observe(state, side),
+                knobs,
+                get_persona(seat[side]),
+                Stream(key, f"{side}/{state.night}"),
+            )
+            for side in (PLAYER, RIVAL)
+        }
+        state, _ = resolve(state, plans)
+    final = state.sides[0].score - state.sides[1].score
+    rows = []
+    for nl, hp, hr, d in snaps:
+        rows.append((nl, hp, hr, final - d, 0))
+        rows.append((nl, hr, hp, d - final, 1))
+    return rows
+
+
+def fit(rows: list[tuple[int, int, int, int, int]], heat_levels: int) -> dict[str, list[float]]:
+    data = np.asarray(rows, dtype=float)
+    out: dict[str, list[float]] = {}
+    for nl in sorted({int(r[0]) for r in rows}):
+        sel = data[data[:, 0] == nl]
+        x = np.zeros((len(sel), heat_levels))
+        x[np.arange(len(sel)), sel[:, 1].astype(int)] += 1
+        x[np.arange(len(sel)), sel[:, 2].astype(int)] -= 1
+        x = x[:, 1:]  # w[0] = 0
+        # Ridge towards 0 so rarely seen Heats keep a small worth.
+        lam = 20.0
+        w = np.linalg.solve(x.T @ x + lam * np.eye(x.shape[1]), x.T @ sel[:, 3])
+        out[str(nl)] = [0.0, *(round(float(v), 4) for v in w)]
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog="python -m game.rivals.fit_value")
+    ap.add_argument("--games", type=int, default=800)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    seeds = range(100_000, 100_000 + args.games)
+    with mp.get_context("fork").Pool(args.workers) as pool:
+        rows = [r for game in pool.imap_unordered(_selfplay, seeds, chunksize=8) for r in game]
+    rs_levels = 7
+    model = {
+        "ruleset": RULESET,
+        "games": args.games,
+        "source": "Safecracker self-play, seeds 100000..",
+        "heat_worth": fit(rows, rs_levels),
+    }
+    OUT.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(model["heat_worth"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
