@@ -1,4 +1,5 @@
 import dataclasses
+import itertools
 import random
 
 import pytest
@@ -92,7 +93,7 @@ def test_same_stream_same_plan(level):
 
 def test_knobs_are_monotone():
     knobs = [get_difficulty(s).knobs for s in ("rookie", "hustler", "safecracker", "kingpin")]
-    for lo, hi in zip(knobs, knobs[1:], strict=False):
+    for lo, hi in itertools.pairwise(knobs):
         assert hi.capability > lo.capability
         assert hi.samples >= lo.samples
         assert hi.iterations >= lo.iterations
