@@ -134,31 +134,6 @@ def test_custom_deck_and_ready_made_decks(guest):
     assert view["you"]["deck"] == deck
 
 
-def test_guest_heist_is_claimed_when_the_guest_signs_up(guest, settings):
-    from allauth.account.signals import user_signed_up
-    from django.contrib.auth import get_user_model
-
-    view = start(guest)
-    user = get_user_model().objects.create_user(username="new", email="new@example.com")
-    # What allauth sends after sign-up, with the guest browser's request.
-    request = _request_of(guest)
-    user_signed_up.send(sender=user.__class__, request=request, user=user)
-    heist = Heist.objects.get(pk=view["id"])
-    assert heist.user == user and heist.guest_id == ""
-
-
-def _request_of(client):
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.test import RequestFactory
-
-    request = RequestFactory().get("/")
-    engine = import_module(settings.SESSION_ENGINE)
-    request.session = engine.SessionStore(client.cookies[settings.SESSION_COOKIE_NAME].value)
-    return request
-
-
 def _starter() -> list[str]:
     with open("game/data/decks.json", encoding="utf-8") as fh:
         return next(d["deck"] for d in json.load(fh)["decks"] if d["slug"] == "starter")
