@@ -1,0 +1,202 @@
+"""The OpenAPI schema at /api/v1/schema/ lists every served API route, validates, and matches
+what is served (responses checked against it, with no field the schema does not name); the
+reference at /api/v1/docs/ works under the site's strict CSP, with every asset from this site."""
+
+from __future__ import annotations
+
+import copy
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+import jsonschema
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.game.conftest import play_out, post
+
+pytestmark = [pytest.mark.django_db]
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.validation import validate_schema
+
+    with django_db_blocker.unblock():
+        generated = SchemaGenerator().get_schema(request=None, public=True)
+    validate_schema(generated)
+    return generated
+
+
+def _api_routes():
+    """(OpenAPI path, methods) of every route served under /api/v1/."""
+    out = {}
+
+    def walk(patterns, prefix):
+        for p in patterns:
+            route = prefix + str(p.pattern)
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, route)
+            elif isinstance(p, URLPattern):
+                out[route] = p.callback
+
+    walk(get_resolver().url_patterns, "/")
+    routes = {}
+    for route, callback in out.items():
+        if not route.startswith("/api/v1/") or route in ("/api/v1/schema/", "/api/v1/docs/"):
+            continue
+        view = callback.view_class
+        methods = {m for m in ("get", "post", "put", "patch", "delete") if hasattr(view, m)}
+        routes[re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)] = methods
+    return routes
+
+
+def test_schema_lists_every_served_route(schema):
+    routes = _api_routes()
+    heist_routes = {
+        "/api/v1/crew/": {"get"},
+        "/api/v1/rivals/": {"get"},
+        "/api/v1/encounters/": {"get"},
+        "/api/v1/decks/": {"get"},
+        "/api/v1/heists/": {"post"},
+        "/api/v1/heists/{heist_id}/": {"get"},
+        "/api/v1/heists/{heist_id}/seal/": {"post"},
+        "/api/v1/heists/{heist_id}/replay/": {"get"},
+    }
+    for path, methods in heist_routes.items():
+        assert routes.get(path) == methods
+    assert set(schema["paths"]) == set(routes)
+    for path, methods in routes.items():
+        assert set(schema["paths"][path]) - {"parameters"} == methods, path
+
+
+def test_schema_command_validates_without_warnings(tmp_path):
+    """`manage.py spectacular --validate --fail-on-warn`, as an operator would run it."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn",
+         "--file", str(tmp_path / "schema.yaml")],
+        cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_schema_is_served(client):
+    response = client.get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    assert "/api/v1/heists/{heist_id}/seal/" in response.json()["paths"]
+
+
+def _json_schema(openapi: dict, ref_or_schema: dict) -> dict:
+    """An OpenAPI 3.0 schema as a JSON Schema: refs inlined, `nullable` as a null type, and
+    objects closed (additionalProperties false), so an unlisted served field fails."""
+    components = openapi["components"]["schemas"]
+
+    def convert(node):
+        if isinstance(node, list):
+            return [convert(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            return convert(copy.deepcopy(components[node["$ref"].rsplit("/", 1)[1]]))
+        node = {k: convert(v) for k, v in node.items()}
+        nullable = node.pop("nullable", False)
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("additionalProperties", False)
+        node.pop("readOnly", None)
+        if nullable:
+            return {"anyOf": [{"type": "null"}, node]}
+        return node
+
+    return convert(ref_or_schema)
+
+
+def _response_schema(openapi, path, method, status):
+    content = openapi["paths"][path][method]["responses"][str(status)]["content"]
+    return _json_schema(openapi, content["application/json"]["schema"])
+
+
+def _check(openapi, path, method, status, response):
+    assert response.status_code == status, response.content
+    jsonschema.validate(response.json(), _response_schema(openapi, path, method, status))
+
+
+def test_served_responses_match_the_schema(schema, guest):
+    for path in ("/api/v1/crew/", "/api/v1/rivals/", "/api/v1/encounters/", "/api/v1/decks/"):
+        _check(schema, path, "get", 200, guest.get(path))
+    response = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie",
+                                                "encounter": "overtime"})  # fmt: skip
+    _check(schema, "/api/v1/heists/", "post", 201, response)
+    heist_id = response.json()["id"]
+    detail = "/api/v1/heists/{heist_id}/"
+    _check(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{heist_id}/"))
+    _check(schema, detail + "replay/", "get", 409, guest.get(f"/api/v1/heists/{heist_id}/replay/"))
+    seal = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
+    _check(schema, detail + "seal/", "post", 200, seal)
+    wrong = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
+    _check(schema, detail + "seal/", "post", 409, wrong)
+    bad = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 2, "crew": [{"card": 99,
+                                                           "vault": "crown-vault"}]})  # fmt: skip
+    _check(schema, detail + "seal/", "post", 400, bad)
+    _check(schema, detail, "get", 404, guest.get("/api/v1/heists/nope/"))
+    finished = play_out(guest, guest.get(f"/api/v1/heists/{heist_id}/").json(), seed=12)
+    _check(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{finished['id']}/"))
+    _check(schema, detail + "replay/", "get", 200,
+           guest.get(f"/api/v1/heists/{finished['id']}/replay/"))  # fmt: skip
+    from django.test import Client
+
+    _check(schema, detail, "get", 403, Client().get(f"/api/v1/heists/{heist_id}/"))
+
+
+class _Assets(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.scripts, self.inline_scripts, self.styles, self.links, self.style_attrs = (
+            [], [], 0, [], 0,
+        )  # fmt: skip
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "style" in attrs:
+            self.style_attrs += 1
+        if tag == "script":
+            self._in_script = True
+            if attrs.get("src"):
+                self.scripts.append(attrs["src"])
+        elif tag == "style":
+            self.styles += 1
+        elif tag == "link" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script and data.strip():
+            self.inline_scripts.append(data)
+
+
+def test_docs_page_works_under_the_strict_csp(client):
+    response = client.get("/api/v1/docs/")
+    assert response.status_code == 200
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp
+    page = _Assets()
+    page.feed(response.content.decode())
+    assert page.inline_scripts == [] and page.styles == 0 and page.style_attrs == 0
+    assert len(page.scripts) == 3
+    for url in page.scripts + page.links:
+        assert url.startswith("/"), url  # this site only, never a CDN
+        if url.startswith(settings.STATIC_URL):
+            assert finders.find(url.removeprefix(settings.STATIC_URL).split("?")[0]), url
+    init = next(s for s in page.scripts if not s.startswith(settings.STATIC_URL))
+    script = client.get(init)
+    assert script.status_code == 200
+    assert script.headers["Content-Type"].startswith("application/javascript")
+    assert "SwaggerUIBundle" in script.content.decode()
+    assert "/api/v1/schema/" in script.content.decode()
