@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate
+from accounts import gate, selectors
 from accounts.models import Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
@@ -40,15 +40,19 @@ def age_check(*, request, birth_date: dt.date) -> None:
     """The guest door: confirm the session (and a signed-in player's profile) or refuse.
 
     Locked browsers are refused whatever date they send, before the date is even looked at.
+    A signed-in player who already holds a confirmation is not asked again.
     """
+    user = getattr(request, "user", None)
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and selectors.user_adult_confirmed(user=user):
+        return
     if gate.is_locked(request):
         raise ApplicationError("age_check_locked", gate.REFUSAL_MESSAGE, status_code=403)
     if not gate.passes(birth_date):
         gate.refuse(request)
         raise ApplicationError("age_check_failed", gate.REFUSAL_MESSAGE, status_code=403)
     gate.mark_session_confirmed(request)
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
+    if signed_in:
         profile_attest(user=user)
 
 

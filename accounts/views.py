@@ -70,6 +70,8 @@ class SignupView(allauth_views.SignupView):
 @require_http_methods(["GET", "POST"])
 def age_check(request: HttpRequest) -> HttpResponse:
     next_url = _next_url(request)
+    if request.user.is_authenticated and selectors.user_adult_confirmed(user=request.user):
+        return redirect(next_url)
     if gate.is_locked(request):
         return refusal(request)
     if request.method == "GET" and selectors.adult_confirmed(request):

@@ -331,3 +331,13 @@ def test_birth_date_is_required_and_validated_on_sign_up(client):
     assert gate.LOCK_COOKIE not in response.cookies
     fresh = years_ago(40)
     assert signup(client, email="a@example.com", birth_date=fresh).status_code == 302
+
+
+def test_a_confirmed_player_is_not_asked_again(client, adult_date, refused_date):
+    signup(client, email="done@example.com", birth_date=adult_date)
+    assert client.get("/age-check/?next=/play/")["Location"] == "/play/"
+    assert client.post("/age-check/", {"birth_date": refused_date.isoformat()}).status_code == 302
+    again = api_age_check(client, refused_date)
+    assert again.status_code == 200
+    assert gate.LOCK_COOKIE not in again.cookies
+    assert client.get("/api/v1/me/").json()["adult_confirmed"] is True
