@@ -401,6 +401,15 @@ def heists_abandon_stale(*, older_than: timedelta) -> int:
 
 
 @transaction.atomic
+def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
+    """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
+    not active. Same rule as the periodic task: under the row lock, never mid-night."""
+    return Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
+        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+    )
+
+
+@transaction.atomic
 def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
     """Give a guest's heists to the account they just signed up or in with. Returns the count.
 

@@ -1,0 +1,78 @@
+"""Encounters and ready-made decks are data (game/data/*.json), validated against the ruleset,
+and served as the API documents them; the admin shows heists read-only."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine import Encounter, get_ruleset, validate_deck
+from game.selectors import deck_list, encounter_get, encounter_list
+
+pytestmark = [pytest.mark.django_db]
+
+
+def test_encounters_cover_the_kinds_of_scenario():
+    ruleset = get_ruleset()
+    encounters = {e["slug"]: e for e in encounter_list()}
+    assert len(encounters) >= 4
+    for slug in encounters:
+        encounter_get(slug).validate(ruleset)
+    mods = {
+        (m["vault"], m["kind"], tuple(m["nights"]))
+        for e in encounters.values()
+        for m in e["modifiers"]["vault_mods"]
+    }
+    assert encounters["hot-start"]["modifiers"]["start_heat"] == {"rival": 3}
+    assert ("crown-vault", "double", (ruleset.nights,)) in mods
+    assert ("signal-tower", "closed", (1, 2)) in mods
+    assert any(kind == "fixed" for _, kind, _ in mods)
+
+
+def test_encounter_route_shows_every_modifier(client):
+    served = client.get("/api/v1/encounters/").json()
+    assert served == encounter_list()
+    for entry in served:
+        assert set(entry) == {"slug", "name", "description", "modifiers"}
+        # Disclosed in full: the modifiers rebuild the very encounter the engine plays.
+        rebuilt = Encounter.from_dict(
+            {k: entry[k] for k in ("slug", "name", "description")} | entry["modifiers"]
+        )
+        assert rebuilt == encounter_get(entry["slug"])
+
+
+def test_ready_made_decks_are_legal():
+    decks = deck_list()
+    assert len(decks) >= 3 and "starter" in {d["slug"] for d in decks}
+    for deck in decks:
+        validate_deck(get_ruleset(), deck["deck"])
+
+
+def test_rivals_route(client):
+    rivals = client.get("/api/v1/rivals/").json()
+    assert len(rivals) >= 4
+    for rival in rivals:
+        assert set(rival) == {"slug", "name", "tagline", "deck", "difficulties"}
+        assert len(rival["deck"]) == 12
+        assert [d["slug"] for d in rival["difficulties"]] == [
+            "rookie", "hustler", "safecracker", "kingpin",
+        ]  # fmt: skip
+
+
+def test_admin_lists_heists_read_only(admin_client, guest):
+    from tests.game.conftest import start
+
+    view = start(guest)
+    page = admin_client.get("/admin/game/heist/")
+    assert page.status_code == 200 and view["id"] in page.content.decode()
+    from game.models import Heist
+
+    heist = Heist.objects.get(pk=view["id"])
+    detail = admin_client.get(f"/admin/game/heist/{heist.pk}/change/")
+    assert detail.status_code == 200
+    assert heist.server_seed not in detail.content.decode()
+    response = admin_client.post(
+        "/admin/game/heist/", {"action": "abandon_selected", "_selected_action": [heist.pk]}
+    )
+    assert response.status_code == 302
+    heist.refresh_from_db()
+    assert heist.status == "abandoned"
