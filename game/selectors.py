@@ -159,13 +159,17 @@ class Owner:
         return q
 
 
-def heist_get(*, heist_id: uuid.UUID | str, owner: Owner) -> Heist:
-    """The heist if ``owner`` owns it; anyone else's, or none, is the same 404."""
+def heist_get(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) -> Heist:
+    """The heist if ``owner`` owns it; anyone else's, or none, is the same 404.
+
+    ``lock`` takes the row lock (SELECT ... FOR UPDATE) for the caller's transaction.
+    """
     try:
         pk = heist_id if isinstance(heist_id, uuid.UUID) else uuid.UUID(str(heist_id))
     except ValueError:
         raise _not_found() from None
-    heist = Heist.objects.filter(owner.heist_filter(), pk=pk).first()
+    heists = Heist.objects.select_for_update() if lock else Heist.objects
+    heist = heists.filter(owner.heist_filter(), pk=pk).first()
     if heist is None:
         raise _not_found()
     return heist

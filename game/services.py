@@ -294,52 +294,51 @@ def plan_seal(
 
     Refusals leave the heist unchanged: 404 ``not_found`` (not the owner's), 409
     ``heist_finished`` / ``wrong_night`` / ``rival_not_sealed``, 400 with the engine's plan code.
-    The plan is checked before any wait, so an illegal plan is refused at once; everything is
-    checked again under the heist's row lock, where two seals of one night queue and the second
-    finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the last).
-    """
-    heist = selectors.heist_get(heist_id=heist_id, owner=owner)
-    _check_open(heist, night)
-    plan = _plan_from(crew, boost)
-    nights = selectors.heist_nights(heist)
-    state = selectors.heist_state(heist, nights)
-    if state.night != night:  # a seal committed between the two reads above
-        raise ApplicationError("wrong_night", "This night has just been played.", status_code=409)
-    try:
-        validate_plan(state, PLAYER, plan)
-    except EngineError as exc:
-        raise _engine_error(exc) from None
-    row = next(n for n in nights if n.night == night)
-    sealed_before = row.rival_sealed
-    if not sealed_before:
-        # Outside any transaction: never hold the row lock (or a snapshot) while waiting.
-        _rival_wait(heist, nights, row)
 
-    with transaction.atomic():
-        # The lock orders concurrent seals of this heist; everything read before it is checked
-        # again (status and night), and the night row is re-read for the rival's sealed plan.
-        heist = Heist.objects.select_for_update().get(pk=heist.pk)
-        _check_open(heist, night)
-        if not sealed_before:
-            # Sealed by the worker or the fallback meanwhile: read the plan it stored. (A plan
-            # read sealed is final: the seal writes only WHERE rival_commitment IS NULL; and
-            # under the lock, heist.night == night means this night is not resolved yet.)
-            row = HeistNight.objects.get(pk=row.pk)
-        rival_plan = Plan.from_dict(row.rival_plan)
-        state, result = resolve(state, {PLAYER: plan, RIVAL: rival_plan})
-        now = timezone.now()
-        row.player_plan = plan.to_dict()
-        row.result = result.to_dict()
-        row.resolved_at = now
-        row.save(update_fields=["player_plan", "result", "resolved_at"])
-        nights = [row if n.pk == row.pk else n for n in nights]
-        heist.night = state.night
-        heist.last_activity_at = now
-        if state.finished:
-            heist_finish(heist=heist, state=state)
-        else:
-            heist.save(update_fields=["night", "last_activity_at"])
-            nights.append(_night_start(heist, state))
+    Everything happens under the heist's row lock, so two seals of one night queue and the
+    second finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the
+    last). If the rival has not sealed yet, the lock is released (never held while waiting),
+    the worker is given RIVAL_FALLBACK_SECONDS, the fallback seals in this process, and the
+    whole check runs again under the lock.
+    """
+    plan = _plan_from(crew, boost)
+    for attempt in range(2):
+        with transaction.atomic():
+            heist = selectors.heist_get(heist_id=heist_id, owner=owner, lock=True)
+            _check_open(heist, night)
+            nights = selectors.heist_nights(heist)
+            state = selectors.heist_state(heist, nights)
+            try:
+                validate_plan(state, PLAYER, plan)
+            except EngineError as exc:
+                raise _engine_error(exc) from None
+            row = next(n for n in nights if n.night == night)
+            if row.rival_sealed:
+                return _resolve_night(heist, nights, row, state, plan)
+        if attempt == 0:
+            _rival_wait(heist, nights, row)
+    raise ApplicationError(  # pragma: no cover - _rival_wait raises first
+        "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
+    )
+
+
+def _resolve_night(
+    heist: Heist, nights: list[HeistNight], row: HeistNight, state: HeistState, plan: Plan
+) -> tuple[dict[str, Any], HeistSnapshot]:
+    """Play the night out and start the next one (or finish). Caller holds the row lock."""
+    state, result = resolve(state, {PLAYER: plan, RIVAL: Plan.from_dict(row.rival_plan)})
+    now = timezone.now()
+    row.player_plan = plan.to_dict()
+    row.result = result.to_dict()
+    row.resolved_at = now
+    row.save(update_fields=["player_plan", "result", "resolved_at"])
+    heist.night = state.night
+    heist.last_activity_at = now
+    if state.finished:
+        heist_finish(heist=heist, state=state)
+    else:
+        heist.save(update_fields=["night", "last_activity_at"])
+        nights = [*nights, _night_start(heist, state)]
     return selectors.night_result_view(row), HeistSnapshot(heist, nights, state)
 
 

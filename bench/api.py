@@ -1,0 +1,383 @@
+"""Benchmark the heist API over HTTP, as players use it.
+
+Serves the site with gunicorn on 127.0.0.1 (PostgreSQL, a real Celery worker on a Redis broker),
+then, in one run:
+
+1. the ceiling: N threads request a trivial DRF endpoint (GET /api/v1/crew/) for a few seconds;
+2. N concurrent players (threads, one requests.Session each, each passing the guest age check
+   through the API) play complete heists for a fixed time: start, then each night wait until the
+   rival has sealed (phase "planning", as the browser board does), and seal a random legal plan.
+
+It prints heists per minute, the seal route's p50/p95/p99, the trivial endpoint's requests per
+second, and last the line ``seal_p95_ms: N``. Only loopback traffic; bounded in time and count;
+it stops by itself and ends every process it started.
+
+    .venv/bin/python bench/api.py                      # 20 players, 60 s
+    .venv/bin/python bench/api.py --players 5 --duration 15 --difficulty rookie
+
+Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to point
+elsewhere on this machine). The benchmark database (default ``veyltak_bench``) is dropped and
+created afresh on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+DIFFICULTIES = ["rookie", "hustler", "safecracker", "kingpin"]
+RIVALS = ["furnace", "quiet-hands", "the-reader", "split-circuit"]
+ADULT_BIRTH_DATE = "1990-04-02"
+REQUEST_TIMEOUT = 15
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited during start-up")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+def loopback_only(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    if host not in LOOPBACK and not host.startswith("127."):
+        raise SystemExit(f"refusing {url}: the benchmark only talks to this machine (loopback)")
+
+
+def fresh_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not name.replace("_", "").isalnum():
+        raise SystemExit(f"unexpected database name {name!r}")
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+@dataclass
+class Stats:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    seal: list[float] = field(default_factory=list)
+    start: list[float] = field(default_factory=list)
+    view: list[float] = field(default_factory=list)
+    rival_wait: list[float] = field(default_factory=list)
+    trivial: list[float] = field(default_factory=list)
+    heists: int = 0
+    requests: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, name: str, value: float) -> None:
+        with self.lock:
+            getattr(self, name).append(value)
+            self.requests += 1
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text)
+
+
+class Player:
+    def __init__(self, base: str, index: int, stats: Stats, args: argparse.Namespace) -> None:
+        self.base = base
+        self.stats = stats
+        self.args = args
+        self.rng = random.Random(index)
+        self.index = index
+        self.session = requests.Session()
+        self.costs: dict[str, int] = {}
+
+    def _csrf(self) -> dict[str, str]:
+        return {"X-CSRFToken": self.session.cookies.get("csrftoken", "")}
+
+    def post(self, path: str, body: dict) -> requests.Response:
+        return self.session.post(
+            self.base + path, json=body, headers=self._csrf(), timeout=REQUEST_TIMEOUT
+        )
+
+    def get(self, path: str) -> requests.Response:
+        return self.session.get(self.base + path, timeout=REQUEST_TIMEOUT)
+
+    def join(self) -> None:
+        """A new guest: the CSRF cookie (GET /me/), the age check, the catalogue."""
+        self.get("/api/v1/me/").raise_for_status()
+        response = self.post("/api/v1/age-check/", {"birth_date": ADULT_BIRTH_DATE})
+        if response.status_code != 200:
+            raise RuntimeError(f"age check refused: {response.status_code} {response.text}")
+        self.costs = {c["slug"]: c["cost"] for c in self.get("/api/v1/crew/").json()}
+
+    def plan(self, view: dict) -> dict:
+        you = view["you"]
+        vaults = [v["slug"] for v in view["vaults"] if not v["closed"]]
+        hand = list(you["hand"])
+        self.rng.shuffle(hand)
+        crew, spent = [], 0
+        for card in hand[: self.rng.randint(1, 2)]:
+            cost = self.costs[card["crew"]]
+            if spent + cost <= you["energy"] and vaults:
+                crew.append({"card": card["card"], "vault": self.rng.choice(vaults)})
+                spent += cost
+        boost = bool(crew) and you["heat"] < 6 and self.rng.random() < 0.35
+        return {"night": view["night"], "crew": crew, "boost": boost}
+
+    def wait_planning(self, view: dict, deadline: float) -> dict | None:
+        t0 = time.perf_counter()
+        while view["phase"] == "rival_planning":
+            if time.monotonic() > deadline + 30:
+                return None
+            time.sleep(self.args.poll)
+            t = time.perf_counter()
+            response = self.get(f"/api/v1/heists/{view['id']}/")
+            self.stats.add("view", time.perf_counter() - t)
+            if response.status_code != 200:
+                self.stats.error(f"GET heist {response.status_code}: {response.text[:200]}")
+                return None
+            view = response.json()
+        self.stats.add("rival_wait", time.perf_counter() - t0)
+        with self.stats.lock:
+            self.stats.requests -= 1  # rival_wait is a measure, not a request
+        return view
+
+    def play(self, deadline: float) -> None:
+        difficulty = self.args.difficulty
+        heists = 0
+        while time.monotonic() < deadline and heists < self.args.max_heists:
+            body = {
+                "rival": RIVALS[(self.index + heists) % len(RIVALS)],
+                "difficulty": (
+                    DIFFICULTIES[(self.index + heists) % 4] if difficulty == "mixed" else difficulty
+                ),
+            }
+            t = time.perf_counter()
+            response = self.post("/api/v1/heists/", body)
+            self.stats.add("start", time.perf_counter() - t)
+            if response.status_code != 201:
+                self.stats.error(f"start {response.status_code}: {response.text[:200]}")
+                return
+            view = response.json()
+            while view["status"] == "active":
+                view = self.wait_planning(view, deadline)
+                if view is None:
+                    return
+                heist_id = view["id"]
+                t = time.perf_counter()
+                response = self.post(f"/api/v1/heists/{heist_id}/seal/", self.plan(view))
+                self.stats.add("seal", time.perf_counter() - t)
+                if response.status_code != 200:
+                    self.stats.error(f"seal {response.status_code}: {response.text[:200]}")
+                    return
+                view = response.json()["heist"]
+            heists += 1
+            with self.stats.lock:
+                self.stats.heists += 1
+
+    def hammer_trivial(self, deadline: float) -> None:
+        while time.monotonic() < deadline:
+            t = time.perf_counter()
+            response = self.get("/api/v1/crew/")
+            self.stats.add("trivial", time.perf_counter() - t)
+            if response.status_code != 200:
+                self.stats.error(f"crew {response.status_code}")
+                return
+
+
+def run_threads(players: list[Player], method: str, deadline: float) -> None:
+    threads = [threading.Thread(target=getattr(p, method), args=(deadline,)) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(1.0, deadline - time.monotonic()) + 120)
+
+
+def start_process(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
+    with open(log, "wb") as fh:
+        # Own process group, so the whole tree (gunicorn's and Celery's children) is ended.
+        return subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def stop_process(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--max-heists", type=int, default=10_000, help="per player")
+    parser.add_argument("--ceiling-seconds", type=float, default=10.0)
+    parser.add_argument("--web-workers", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--web-threads", type=int, default=2)
+    parser.add_argument("--celery-concurrency", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--difficulty", default="mixed", choices=["mixed", *DIFFICULTIES])
+    parser.add_argument("--poll", type=float, default=0.05, help="seconds between view polls")
+    args = parser.parse_args()
+    if not (1 <= args.players <= 200 and 1 <= args.duration <= 1800):
+        raise SystemExit("players 1..200 and duration 1..1800 s keep the run bounded")
+
+    db_url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/veyltak_bench"
+    )
+    redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
+    loopback_only(db_url)
+    loopback_only(redis)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    var = Path(tempfile.mkdtemp(prefix="veyltak-bench-"))
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "CELERY_BROKER_URL": f"{redis}/12",
+        "REDIS_URL": f"{redis}/13",
+        "VEYLTAK_VAR_DIR": str(var),
+        "STATIC_PLAIN": "1",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("DATABASE_TEST_NAME", None)
+    python = str(VENV_BIN / "python")
+
+    print(
+        f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
+    )
+    fresh_database(db_url)
+    for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
+        subprocess.run([python, "manage.py", *step], cwd=ROOT, env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [python, "-m", "celery", "-A", "veyltak_site", "purge", "-f"],
+        cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    web = worker = None
+    try:
+        web = start_process(
+            [str(VENV_BIN / "gunicorn"), "veyltak_site.wsgi", "--bind", f"127.0.0.1:{port}",
+             "--workers", str(args.web_workers), "--worker-class", "gthread",
+             "--threads", str(args.web_threads), "--log-level", "warning",
+             "--backlog", "512", "--timeout", "60"],
+            env, var / "gunicorn.log",
+        )  # fmt: skip
+        worker = start_process(
+            [python, "-m", "celery", "-A", "veyltak_site", "worker", "--loglevel", "WARNING",
+             "--pool", "prefork", "--concurrency", str(args.celery_concurrency),
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            env, var / "worker.log",
+        )  # fmt: skip
+        wait_port(port, 60, web)
+        stats = Stats()
+        players = [Player(base, i, stats, args) for i in range(args.players)]
+        for p in players:
+            p.join()
+        # Warm up every web worker and the Celery worker (imports, connections, caches).
+        run_threads(players, "hammer_trivial", time.monotonic() + 2)
+        warm = Stats()
+        for p in players:
+            p.stats = warm
+        run_threads(players, "play", time.monotonic() + 3)
+
+        # 1. The ceiling: a trivial DRF endpoint, same middleware, same sessions.
+        for p in players:
+            p.stats = stats
+        t0 = time.monotonic()
+        run_threads(players, "hammer_trivial", t0 + args.ceiling_seconds)
+        trivial_rps = len(stats.trivial) / (time.monotonic() - t0)
+
+        # 2. Complete heists.
+        stats.requests = 0
+        t0 = time.monotonic()
+        run_threads(players, "play", t0 + args.duration)
+        elapsed = time.monotonic() - t0
+    finally:
+        stop_process(web)
+        stop_process(worker)
+
+    heists_per_min = stats.heists / elapsed * 60
+    cores = os.cpu_count() or 1
+    print()
+    print(f"machine: {cores} cores; gunicorn {args.web_workers} workers x {args.web_threads} "
+          f"threads (gthread); celery prefork x{args.celery_concurrency}; PostgreSQL; "
+          f"Redis broker")  # fmt: skip
+    print(f"players: {args.players} for {elapsed:.0f} s, difficulty {args.difficulty}, "
+          f"view polled every {args.poll * 1000:.0f} ms while the rival plans")  # fmt: skip
+    print(f"heists finished: {stats.heists} -> {heists_per_min:.1f} heists/min")
+    s = stats.seal
+    print(f"seal route: n={len(s)}  p50 {ms(percentile(s, 50))} ms  p95 {ms(percentile(s, 95))} ms"
+          f"  p99 {ms(percentile(s, 99))} ms  mean {ms(statistics.fmean(s) if s else 0)} ms")  # fmt: skip
+    for name, values in (("start route", stats.start), ("view route", stats.view)):
+        print(f"{name}: n={len(values)}  p50 {ms(percentile(values, 50))} ms  "
+              f"p95 {ms(percentile(values, 95))} ms")  # fmt: skip
+    w = stats.rival_wait
+    print(f"rival planning seen by the player (worker): p50 {ms(percentile(w, 50))} ms  "
+          f"p95 {ms(percentile(w, 95))} ms")  # fmt: skip
+    t = stats.trivial
+    print(f"trivial GET /api/v1/crew/ (ceiling): {trivial_rps:.0f} req/s  "
+          f"p50 {ms(percentile(t, 50))} ms  p95 {ms(percentile(t, 95))} ms")  # fmt: skip
+    mean_seal = statistics.fmean(s) if s else float("inf")
+    mean_trivial = statistics.fmean(t) if t else float("inf")
+    print(f"heist phase: {stats.requests / elapsed:.0f} req/s over all heist routes, "
+          f"{len(s) / elapsed:.1f} seals/s; seal costs {mean_seal / mean_trivial:.1f}x a trivial "
+          f"request (seal capacity ~{trivial_rps * mean_trivial / mean_seal:.0f} req/s, "
+          f"{mean_trivial / mean_seal:.0%} of the ceiling)")  # fmt: skip
+    if stats.errors:
+        print(f"errors: {len(stats.errors)}; first: {stats.errors[0]}")
+    print(f"seal_p95_ms: {percentile(s, 95) * 1000:.0f}")
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
