@@ -356,8 +356,11 @@ def main() -> int:
           f"view polled every {args.poll * 1000:.0f} ms while the rival plans")  # fmt: skip
     print(f"heists finished: {stats.heists} -> {heists_per_min:.1f} heists/min")
     s = stats.seal
-    print(f"seal route: n={len(s)}  p50 {ms(percentile(s, 50))} ms  p95 {ms(percentile(s, 95))} ms"
-          f"  p99 {ms(percentile(s, 99))} ms  mean {ms(statistics.fmean(s) if s else 0)} ms")  # fmt: skip
+    mean_seal = statistics.fmean(s) if s else float("nan")
+    print(
+        f"seal route: n={len(s)}  p50 {ms(percentile(s, 50))} ms  p95 {ms(percentile(s, 95))} ms"
+        f"  p99 {ms(percentile(s, 99))} ms  mean {ms(mean_seal)} ms"
+    )
     for name, values in (("start route", stats.start), ("view route", stats.view)):
         print(f"{name}: n={len(values)}  p50 {ms(percentile(values, 50))} ms  "
               f"p95 {ms(percentile(values, 95))} ms")  # fmt: skip
@@ -367,7 +370,6 @@ def main() -> int:
     t = stats.trivial
     print(f"trivial GET /api/v1/crew/ (ceiling): {trivial_rps:.0f} req/s  "
           f"p50 {ms(percentile(t, 50))} ms  p95 {ms(percentile(t, 95))} ms")  # fmt: skip
-    mean_seal = statistics.fmean(s) if s else float("inf")
     mean_trivial = statistics.fmean(t) if t else float("inf")
     print(f"heist phase: {stats.requests / elapsed:.0f} req/s over all heist routes, "
           f"{len(s) / elapsed:.1f} seals/s; seal costs {mean_seal / mean_trivial:.1f}x a trivial "
