@@ -311,13 +311,16 @@ function fromKeyboard(event) {
   return event.detail === 0;
 }
 
-function focusLater(selector) {
-  window.requestAnimationFrame(() => document.querySelector(selector)?.focus());
+function focusNow(selector) {
+  // Rendering replaces the buttons, so focus is set after each render, synchronously: a second
+  // key press must land where the first one sent focus.
+  document.querySelector(selector)?.focus();
 }
 
 function onCard(card, event) {
   if (state.sealing) return;
   const name = crewInfo(handCard(card).crew).name;
+  let target = `[data-card="${card}"]`;
   if (state.plan.has(card)) {
     const vault = state.plan.get(card);
     state.plan.delete(card);
@@ -329,13 +332,11 @@ function onCard(card, event) {
   } else {
     state.selected = card;
     say(`${name} picked. Now choose a vault.`);
-    if (fromKeyboard(event)) {
-      const first = state.heist.vaults.find((v) => !v.closed);
-      if (first) focusLater(`[data-vault="${first.slug}"]`);
-    }
+    const first = state.heist.vaults.find((v) => !v.closed);
+    if (first && fromKeyboard(event)) target = `[data-vault="${first.slug}"]`;
   }
   renderPlanning();
-  if (!(state.selected === card && fromKeyboard(event))) focusLater(`[data-card="${card}"]`);
+  focusNow(target);
 }
 
 function onVault(vault, event) {
@@ -359,7 +360,8 @@ function onVault(vault, event) {
   const left = state.heist.you.energy - planCost();
   say(`${name} goes to ${vault.name}. Energy left ${left}.${left < 0 ? " That is over your Energy." : ""}`);
   renderPlanning();
-  if (fromKeyboard(event)) focusLater(state.plan.size >= RULES.max_crew ? "#b-seal" : `[data-card="${card}"]`);
+  if (fromKeyboard(event)) focusNow(state.plan.size >= RULES.max_crew ? "#b-seal" : `[data-card="${card}"]`);
+  else focusNow(`[data-vault="${vault.slug}"]`);
 }
 
 function onBoost() {
