@@ -32,7 +32,13 @@ from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
 from game.engine.night import Plan
 from game.engine.view import Observation
 from game.rivals import policy
-from game.rivals.personas import Knobs, get_difficulty, get_persona, list_personas
+from game.rivals.personas import (
+    Knobs,
+    get_difficulty,
+    get_persona,
+    list_difficulties,
+    list_personas,
+)
 
 BOTS = ("random", "greedy", "rookie", "hustler", "safecracker", "kingpin")
 LEVELS = ("rookie", "hustler", "safecracker", "kingpin")
@@ -309,6 +315,50 @@ def persona_table(res: Results) -> list[str]:
     return lines
 
 
+LEVEL_NOTES = {
+    "rookie": "expected loot margin against a uniformly random opponent over a few sampled "
+    "hands; softmax noise over plans within 2 x noise loot of the best",
+    "hustler": "best response to a greedy opponent (most power-weighted loot) over more sampled "
+    "hands, mixed with a quarter of uniform play; values end Heat at half the hand-set worth",
+    "safecracker": "regret-matching+ equilibrium of the night's Bayesian game (its plans vs the "
+    "player's plans for each sampled hand), loot margin + hand-set worth of both end Heats; "
+    "plays the mixed strategy, with a little near-best noise",
+    "kingpin": "the same game over every hand the player can hold (sampled only when there are "
+    "more than 64), hand beliefs re-weighted by the player's last revealed plan, Heat worth "
+    "fitted from self-play (value.json), exact win/draw/loss on the last night, a fixed work "
+    "budget instead of a clock so play stays deterministic; no noise",
+}
+
+
+def levels_section() -> list[str]:
+    lines = [
+        "## The levels",
+        "",
+        "Every level sees only its own `Observation` and its own random stream (a test resamples "
+        "the player's hand, both draw orders and all future loot for 1,000 positions and gets "
+        "the same plan). Knobs live in `game/rivals/personas.json`; capability (samples, "
+        "regret-matching rounds, budget) rises and noise falls with the level.",
+        "",
+        "| level | capability | samples | opponent model | value | RM+ rounds | budget ms | "
+        "beliefs | noise | how it plays |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for d in list_difficulties():
+        k = d.knobs
+        lines.append(
+            f"| {d.name} | {k.capability} | {k.samples} | {k.opponent} | {k.value} | "
+            f"{k.iterations} | {k.budget_ms} | {'yes' if k.beliefs else 'no'} | {k.noise} | "
+            f"{LEVEL_NOTES.get(d.slug, '')} |"
+        )
+    lines += [
+        "",
+        "Baselines: `random` plays a uniformly random legal plan; `greedy` sends the plan with the "
+        "most power-weighted loot as if the other side sent nobody.",
+        "",
+    ]
+    return lines
+
+
 def write_report(res: Results, out_dir: Path, command: str) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     ps = res.pair_scores()
@@ -331,6 +381,7 @@ def write_report(res: Results, out_dir: Path, command: str) -> Path:
         "ordered pair of personas. Score = wins + half draws for the row bot; 95% interval from "
         "the spread of seed-pair scores.",
         "",
+        *levels_section(),
         "## Pairings",
         "",
         "| bot A | bot B | games | score A | 95% interval |",
