@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from game.engine import (
     PLAYER,
@@ -185,15 +185,19 @@ def heist_nights(heist: Heist) -> list[HeistNight]:
 
 def heist_history(*, user_id: int) -> list[dict[str, Any]]:
     """One row per heist of a signed-in player, newest first (the profile page and export)."""
+    last_score = (
+        HeistNight.objects.filter(heist=OuterRef("pk"), result__isnull=False)
+        .order_by("-night")
+        .values("result__score")[:1]
+    )
+    heists = (
+        Heist.objects.filter(user_id=user_id)
+        .annotate(last_score=Subquery(last_score, output_field=JSONField()))
+        .order_by("-created_at")
+    )
     rows = []
-    for h in Heist.objects.filter(user_id=user_id).order_by("-created_at"):
-        last = (
-            HeistNight.objects.filter(heist=h, result__isnull=False)
-            .order_by("-night")
-            .values_list("result", flat=True)
-            .first()
-        )
-        score = last["score"] if last else {PLAYER: 0, RIVAL: 0}
+    for h in heists:
+        score = h.last_score or {PLAYER: 0, RIVAL: 0}
         rows.append(
             {
                 "id": str(h.pk),

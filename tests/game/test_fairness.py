@@ -181,3 +181,16 @@ def test_abandoned_heist_replay_verifies(tmp_path, guest):
     done = verify(tmp_path, record)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 nights verified" in done.stdout
+
+
+def test_replay_command_prints_a_verifiable_record(tmp_path, record):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("heist_replay", record["id"], stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["nights"] == record["nights"]
+    done = verify(tmp_path, printed)
+    assert done.returncode == 0, done.stdout + done.stderr
