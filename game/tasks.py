@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import OperationalError
 
 from game import services
 
@@ -15,6 +16,10 @@ from game import services
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
+    # A database hiccup is worth a retry; anything else is left to the web fallback.
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
 )
 def plan_rival_night(heist_id: str, night: int) -> bool:
     """Seal the rival's plan for one night (DESIGN.md section 3, step 2).
