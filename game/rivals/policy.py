@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from game.engine.errors import EngineError
 from game.engine.night import Plan
 from game.engine.rng import Stream
 from game.engine.rules import Ruleset
@@ -243,6 +244,8 @@ def play(obs: Observation, knobs: Knobs, persona: Persona, stream: Stream) -> Pl
 def choose_plan(obs: Observation, *, persona: str, difficulty: str, stream: Stream) -> Plan:
     p = get_persona(persona)
     d = get_difficulty(difficulty)
+    if obs.finished:
+        raise EngineError("heist_finished", "the heist is over")
     return play(obs, d.knobs, p, stream)
 
 
