@@ -144,8 +144,10 @@ class HeistDetailApi(APIView):
 
     @extend_schema(responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)})
     def get(self, request, heist_id):
-        heist = selectors.heist_get(heist_id=heist_id, owner=request_owner(request))
-        return Response(render(HeistViewSerializer, selectors.heist_view(heist)))
+        heist, nights = selectors.heist_get_with_nights(
+            heist_id=heist_id, owner=request_owner(request)
+        )
+        return Response(render(HeistViewSerializer, selectors.heist_view(heist, nights=nights)))
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -197,8 +199,10 @@ class HeistReplayApi(APIView):
         }
     )
     def get(self, request, heist_id):
-        heist = selectors.heist_get(heist_id=heist_id, owner=request_owner(request))
-        return Response(render(ReplaySerializer, selectors.heist_replay(heist)))
+        heist, nights = selectors.heist_get_with_nights(
+            heist_id=heist_id, owner=request_owner(request)
+        )
+        return Response(render(ReplaySerializer, selectors.heist_replay(heist, nights=nights)))
 
 
 class ApiDocsView(SpectacularSwaggerSplitView):

@@ -150,12 +150,13 @@ class Owner:
     user_id: int | None
     guest_id: str = ""
 
-    def heist_filter(self) -> Q:
-        q = Q(pk__in=[])
+    def heist_filter(self, prefix: str = "") -> Q:
+        """Heists this owner may see; ``prefix`` (e.g. ``"heist__"``) for a related model."""
+        q = Q(**{f"{prefix}pk__in": []})
         if self.user_id is not None:
-            q |= Q(user_id=self.user_id)
+            q |= Q(**{f"{prefix}user_id": self.user_id})
         if self.guest_id:
-            q |= Q(user__isnull=True, guest_id=self.guest_id)
+            q |= Q(**{f"{prefix}user__isnull": True, f"{prefix}guest_id": self.guest_id})
         return q
 
 
@@ -173,6 +174,34 @@ def heist_get(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) ->
     if heist is None:
         raise _not_found()
     return heist
+
+
+def heist_get_with_nights(
+    *, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False
+) -> tuple[Heist, list[HeistNight]]:
+    """The owner's heist and its nights in one query (the hot path of the view and the seal).
+
+    A night row exists from the start, so joining from the nights always finds the heist;
+    ``lock`` locks only the heist row (FOR UPDATE OF game_heist).
+    """
+    try:
+        pk = heist_id if isinstance(heist_id, uuid.UUID) else uuid.UUID(str(heist_id))
+    except ValueError:
+        raise _not_found() from None
+    rows = (
+        HeistNight.objects.select_related("heist")
+        .filter(owner.heist_filter(prefix="heist__"), heist_id=pk)
+        .order_by("night")
+    )
+    if lock:
+        rows = rows.select_for_update(of=("heist",))
+    nights = list(rows)
+    if not nights:
+        raise _not_found()
+    heist = nights[0].heist
+    for night in nights:
+        night.heist = heist  # one instance, as heist.nights would give
+    return heist, nights
 
 
 def _not_found() -> ApplicationError:

@@ -304,9 +304,10 @@ def plan_seal(
     plan = _plan_from(crew, boost)
     for attempt in range(2):
         with transaction.atomic():
-            heist = selectors.heist_get(heist_id=heist_id, owner=owner, lock=True)
+            heist, nights = selectors.heist_get_with_nights(
+                heist_id=heist_id, owner=owner, lock=True
+            )
             _check_open(heist, night)
-            nights = selectors.heist_nights(heist)
             state = selectors.heist_state(heist, nights)
             try:
                 validate_plan(state, PLAYER, plan)
