@@ -15,6 +15,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import CsrfSessionAuthentication
 from accounts.guest import guest_id
 from accounts.permissions import AdultConfirmed
 from game import selectors, services
@@ -106,6 +107,8 @@ _HEIST_ERRORS = {
 
 @method_decorator(never_cache, name="dispatch")
 class HeistStartApi(APIView):
+    # CSRF on unsafe methods for guests too (their session holds the age check and heists).
+    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -140,6 +143,8 @@ class HeistStartApi(APIView):
 
 @method_decorator(never_cache, name="dispatch")
 class HeistDetailApi(APIView):
+    # CSRF on unsafe methods for guests too (their session holds the age check and heists).
+    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)})
@@ -152,6 +157,8 @@ class HeistDetailApi(APIView):
 
 @method_decorator(never_cache, name="dispatch")
 class HeistSealApi(APIView):
+    # CSRF on unsafe methods for guests too (their session holds the age check and heists).
+    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -187,6 +194,8 @@ class HeistReplayApi(APIView):
     """The replay record, once the heist is over: verify it offline with
     ``python -m game.engine.replay FILE.json``."""
 
+    # CSRF on unsafe methods for guests too (their session holds the age check and heists).
+    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(

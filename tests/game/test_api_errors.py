@@ -221,3 +221,25 @@ def test_a_players_heist_is_404_for_a_guest_and_another_player(player):
     for stranger in (other, age_checked_client()):
         refused(stranger, "get", f"/api/v1/heists/{view['id']}/", None, 404, "not_found")
     assert client.get(f"/api/v1/heists/{view['id']}/").status_code == 200
+
+
+def test_unsafe_heist_routes_need_the_csrf_token_even_for_guests(guest):
+    view = start(guest)
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies.load({k: m.value for k, m in guest.cookies.items()})
+    before = snapshot(view["id"])
+    for path, body in [
+        ("/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"}),
+        (f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []}),
+    ]:
+        assert post(strict, path, body).status_code == 403
+    assert snapshot(view["id"]) == before and Heist.objects.count() == 1
+    # With the token (from GET /api/v1/me/), the same browser goes through.
+    token = strict.get("/api/v1/me/").cookies["csrftoken"].value
+    response = strict.post(
+        f"/api/v1/heists/{view['id']}/seal/",
+        {"night": 1, "crew": []},
+        content_type="application/json",
+        headers={"X-CSRFToken": token},
+    )
+    assert response.status_code == 200, response.content
