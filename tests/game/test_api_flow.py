@@ -137,3 +137,17 @@ def test_custom_deck_and_ready_made_decks(guest):
 def _starter() -> list[str]:
     with open("game/data/decks.json", encoding="utf-8") as fh:
         return next(d["deck"] for d in json.load(fh)["decks"] if d["slug"] == "starter")
+
+
+def test_query_counts_stay_small(guest, django_assert_max_num_queries):
+    """The hot routes: the view is the session plus one query; the seal locks, reads and
+    writes in a handful (a regression here shows in bench/api.py's seal p95 first)."""
+    from game.tasks import plan_rival_night
+
+    view = start(guest)
+    plan_rival_night(view["id"], 1)
+    with django_assert_max_num_queries(2):
+        assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
+    with django_assert_max_num_queries(8):
+        response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
+        assert response.status_code == 200
