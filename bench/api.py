@@ -169,10 +169,14 @@ class Player:
 
     def wait_planning(self, view: dict, deadline: float) -> dict | None:
         t0 = time.perf_counter()
+        pause = self.args.poll
         while view["phase"] == "rival_planning":
             if time.monotonic() > deadline + 30:
                 return None
-            time.sleep(self.args.poll)
+            # Back off like the browser board does (static/js/board.js: 800 ms x 1.5), from a
+            # shorter first wait: bots have no think time.
+            time.sleep(pause)
+            pause = min(pause * 1.5, 1.0)
             t = time.perf_counter()
             response = self.get(f"/api/v1/heists/{view['id']}/")
             self.stats.add("view", time.perf_counter() - t)
@@ -289,7 +293,9 @@ def main() -> int:
     parser.add_argument("--web-threads", type=int, default=2)
     parser.add_argument("--celery-concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--difficulty", default="mixed", choices=["mixed", *DIFFICULTIES])
-    parser.add_argument("--poll", type=float, default=0.05, help="seconds between view polls")
+    parser.add_argument(
+        "--poll", type=float, default=0.1, help="first wait before polling the view (x1.5 each)"
+    )
     parser.add_argument(
         "--burst", type=int, default=10, help="heists per player for the seal throughput phase"
     )
@@ -324,28 +330,62 @@ def main() -> int:
     )
     fresh_database(db_url)
     for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
-        subprocess.run([python, "manage.py", *step], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(
+            [python, "manage.py", *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
+        )
     subprocess.run(
         [python, "-m", "celery", "-A", "veyltak_site", "purge", "-f"],
-        cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
     web = worker = None
     try:
         web = start_process(
-            [str(VENV_BIN / "gunicorn"), "veyltak_site.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.web_workers), "--worker-class", "gthread",
-             "--threads", str(args.web_threads), "--log-level", "warning",
-             "--backlog", "512", "--timeout", "60"],
-            env, var / "gunicorn.log",
-        )  # fmt: skip
+            [
+                str(VENV_BIN / "gunicorn"),
+                "veyltak_site.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(args.web_workers),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                str(args.web_threads),
+                "--log-level",
+                "warning",
+                "--backlog",
+                "512",
+                "--timeout",
+                "60",
+            ],
+            env,
+            var / "gunicorn.log",
+        )
         worker = start_process(
-            [python, "-m", "celery", "-A", "veyltak_site", "worker", "--loglevel", "WARNING",
-             "--pool", "prefork", "--concurrency", str(args.celery_concurrency),
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            env, var / "worker.log",
-        )  # fmt: skip
+            [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "veyltak_site",
+                "worker",
+                "--loglevel",
+                "WARNING",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                str(args.celery_concurrency),
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            env,
+            var / "worker.log",
+        )
         wait_port(port, 60, web)
         stats = Stats()
         players = [Player(base, i, stats, args) for i in range(args.players)]
@@ -390,11 +430,15 @@ def main() -> int:
     heists_per_min = stats.heists / elapsed * 60
     cores = os.cpu_count() or 1
     print()
-    print(f"machine: {cores} cores; gunicorn {args.web_workers} workers x {args.web_threads} "
-          f"threads (gthread); celery prefork x{args.celery_concurrency}; PostgreSQL; "
-          f"Redis broker")  # fmt: skip
-    print(f"players: {args.players} for {elapsed:.0f} s, difficulty {args.difficulty}, "
-          f"view polled every {args.poll * 1000:.0f} ms while the rival plans")  # fmt: skip
+    print(
+        f"machine: {cores} cores; gunicorn {args.web_workers} workers x {args.web_threads} "
+        f"threads (gthread); celery prefork x{args.celery_concurrency}; PostgreSQL; "
+        f"Redis broker"
+    )
+    print(
+        f"players: {args.players} for {elapsed:.0f} s, difficulty {args.difficulty}, "
+        f"view polled after {args.poll * 1000:.0f} ms (x1.5, at most 1 s) while the rival plans"
+    )
     print(f"heists finished: {stats.heists} -> {heists_per_min:.1f} heists/min")
     s = stats.seal
     mean_seal = statistics.fmean(s) if s else float("nan")
@@ -403,14 +447,20 @@ def main() -> int:
         f"  p99 {ms(percentile(s, 99))} ms  mean {ms(mean_seal)} ms"
     )
     for name, values in (("start route", stats.start), ("view route", stats.view)):
-        print(f"{name}: n={len(values)}  p50 {ms(percentile(values, 50))} ms  "
-              f"p95 {ms(percentile(values, 95))} ms")  # fmt: skip
+        print(
+            f"{name}: n={len(values)}  p50 {ms(percentile(values, 50))} ms  "
+            f"p95 {ms(percentile(values, 95))} ms"
+        )
     w = stats.rival_wait
-    print(f"rival planning seen by the player (worker): p50 {ms(percentile(w, 50))} ms  "
-          f"p95 {ms(percentile(w, 95))} ms")  # fmt: skip
+    print(
+        f"rival planning seen by the player (worker): p50 {ms(percentile(w, 50))} ms  "
+        f"p95 {ms(percentile(w, 95))} ms"
+    )
     t = stats.trivial
-    print(f"trivial GET /api/v1/crew/ (ceiling): {trivial_rps:.0f} req/s  "
-          f"p50 {ms(percentile(t, 50))} ms  p95 {ms(percentile(t, 95))} ms")  # fmt: skip
+    print(
+        f"trivial GET /api/v1/crew/ (ceiling): {trivial_rps:.0f} req/s  "
+        f"p50 {ms(percentile(t, 50))} ms  p95 {ms(percentile(t, 95))} ms"
+    )
     b = stats.burst
     print(
         f"seal route alone ({len(b)} seals back to back): {burst_rps:.0f} req/s = "
