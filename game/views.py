@@ -7,6 +7,7 @@ rules: deck legality is the engine's validate_deck, the same check the API runs.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 from django.contrib import messages
@@ -386,6 +387,9 @@ def heist_replay(request, heist_id):
         night = 1
     night = min(max(night, 1), max(len(history), 1))
     current = history[night - 1] if history else None
+    engine = next(
+        (n.get("result") for n in record.get("nights", []) if n.get("night") == night), None
+    )
     ruleset = get_ruleset(game.ruleset)
     return render(
         request,
@@ -395,36 +399,72 @@ def heist_replay(request, heist_id):
             "record": record,
             "night": night,
             "count": len(history),
-            "current": _replay_night(current, ruleset) if current else None,
+            "current": _replay_night(current, ruleset, engine) if current else None,
             "history": history,
             "urls": _urls(heist_id),
         },
     )
 
 
-def _replay_night(result, ruleset):
-    """One night of a finished heist, arranged per vault for the replay page."""
+_SWAP = re.compile(r"\bthe rival's\b|\bthe rival\b|\byour\b|\byou\b")
+_SWAPPED = {"the rival's": "your", "the rival": "you", "your": "its", "you": "it"}
+
+
+def _from_rival_side(reason: str) -> str:
+    """A condition as the engine words it for its owner, reworded for the rival's own crew."""
+    return _SWAP.sub(lambda m: _SWAPPED[m.group(0)], reason)
+
+
+def _parts(entry, *, rival: bool) -> str:
+    """An engine breakdown as one line: base 1 · Boost +2 · bonus +2 (you Boosted)."""
+    words = []
+    for part in entry.get("breakdown", []):
+        amount = f"{part['amount']:+d}" if part["kind"] != "base" else str(part["amount"])
+        if part["kind"] == "bonus":
+            why = part.get("reason", "").split(": ", 1)[-1]
+            words.append(f"bonus {amount} ({_from_rival_side(why) if rival else why})")
+        else:
+            words.append(
+                f"{part['kind'].capitalize() if part['kind'] == 'boost' else 'base'} {amount}"
+            )
+    return " · ".join(words)
+
+
+def _replay_night(result, ruleset, engine=None):
+    """One night of a finished heist, arranged per vault for the replay page. ``engine`` is the
+    replay record's copy of the night (with each crew's power breakdown), when there is one."""
     name = {c.slug: c.name for c in ruleset.crew.values()}
-    vaults = []
-    for v in result["vaults"]:
-        vaults.append(
-            {
-                "name": ruleset.vault_name(v["slug"]),
-                "loot": result["loot"].get(v["slug"], v["loot"]),
-                "you_power": v["you_power"],
-                "rival_power": v["rival_power"],
-                "winner": v["winner"],
-                "won": v["loot"],
-                "you": [
-                    {"name": name.get(c["crew"], c["crew"]), "power": c["power"]}
-                    for c in result["you"]["crew"]
-                    if c["vault"] == v["slug"]
-                ],
-                "rival": [
-                    {"name": name.get(c["crew"], c["crew"]), "power": c["power"]}
-                    for c in result["rival"]["crew"]
-                    if c["vault"] == v["slug"]
-                ],
-            }
-        )
+    engine_crew = {
+        side: (engine or {}).get(key, {}).get("crew", [])
+        for side, key in (("you", "player"), ("rival", "rival"))
+    }
+
+    def rows(side, vault):
+        out = []
+        for i, c in enumerate(result[side]["crew"]):
+            if c["vault"] != vault:
+                continue
+            detail = engine_crew[side][i] if i < len(engine_crew[side]) else {}
+            out.append(
+                {
+                    "name": name.get(c["crew"], c["crew"]),
+                    "power": c["power"],
+                    "parts": _parts(detail, rival=side == "rival"),
+                }
+            )
+        return out
+
+    vaults = [
+        {
+            "name": ruleset.vault_name(v["slug"]),
+            "loot": result["loot"].get(v["slug"], v["loot"]),
+            "you_power": v["you_power"],
+            "rival_power": v["rival_power"],
+            "winner": v["winner"],
+            "won": v["loot"],
+            "you": rows("you", v["slug"]),
+            "rival": rows("rival", v["slug"]),
+        }
+        for v in result["vaults"]
+    ]
     return dict(result, vault_rows=vaults)

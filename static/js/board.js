@@ -415,6 +415,13 @@ async function onSeal() {
 
 // --- the reveal -------------------------------------------------------------------------------
 
+const SWAPPED = { "the rival's": "your", "the rival": "you", your: "its", you: "it" };
+
+/** A condition worded for its owner ("you Boosted"), reworded for the rival's own crew. */
+function fromRivalSide(reason) {
+  return reason.replace(/\bthe rival's\b|\bthe rival\b|\byour\b|\byou\b/g, (m) => SWAPPED[m]);
+}
+
 function breakdown(entry, sideBoost, side) {
   // Prefer the engine's own breakdown when the API sends it; otherwise derive it from the
   // catalogue: base power, Boost, and the rest is the card's condition holding.
@@ -424,7 +431,7 @@ function breakdown(entry, sideBoost, side) {
       if (part.kind === "base") return `base ${part.amount}`;
       if (part.kind === "boost") return `Boost ${signed(part.amount)}`;
       const why = String(part.reason || "").replace(/^[a-z0-9-]+:\s*/, "");
-      return `bonus ${signed(part.amount)} (${why || info.text})`;
+      return `bonus ${signed(part.amount)} (${why ? (side === "rival" ? fromRivalSide(why) : why) : info.text})`;
     });
   }
   const parts = [`base ${info.power}`];
