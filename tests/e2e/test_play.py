@@ -8,7 +8,9 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, energy_left, start_heist
+from tests.e2e.helpers import SEAL, energy_left, heist_id, start_heist
+
+CREW_NAMES = ["Ghost Locksmith", "Mirror Courier", "Borrowed Face", "Coolant Carrier"]
 
 
 def _board_fits_phone(page) -> None:
@@ -75,6 +77,11 @@ def test_guest_plays_six_nights_by_tapping_on_a_phone(site, new_page, shots):
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     start_heist(page, site, rival="Quiet Hands", difficulty="Rookie")
     shots.take(page, "board")
+    # Cards the player may not see are never in the page: the rival's hand is only a count.
+    view = page.request.get(f"{site}/api/v1/heists/{heist_id(page)}/").json()
+    assert "hand" not in view["rival"] and "nonce" not in page.content()
+    rival_names = page.locator("#b-rival").inner_text()
+    assert not any(name in rival_names for name in CREW_NAMES), rival_names
     boosted = False
     for night in range(1, 7):
         expect(page.locator("#b-night")).to_have_text(str(night))
