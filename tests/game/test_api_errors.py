@@ -11,7 +11,7 @@ from game.engine import get_ruleset
 from game.models import Heist, HeistNight
 from tests.game.conftest import age_checked_client, make_player, play_out, post, start
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db]
 
 COSTS = {slug: crew.cost for slug, crew in get_ruleset().crew.items()}
 # At most two cost-1 cards: with the "overtime" encounter (Heat 2, so 2 Energy) the two most

@@ -11,7 +11,7 @@ from game.engine import get_ruleset
 from game.models import Heist, HeistNight
 from tests.game.conftest import crew_costs, legal_plan, post, start
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db]
 
 VIEW_KEYS = {
     "id", "ruleset", "status", "night", "nights", "phase", "vaults", "you", "rival",

@@ -19,7 +19,7 @@ from django.conf import settings
 from game.tasks import plan_rival_night
 from tests.game.conftest import crew_costs, legal_plan, play_out, post, start
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db]
 
 
 def commitment_of(nonce: str, crew: list[dict], boost: bool) -> str:

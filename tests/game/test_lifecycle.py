@@ -16,7 +16,7 @@ from game.services import heists_abandon_stale
 from game.tasks import abandon_stale_heists
 from tests.game.conftest import make_player, play_out, post, start
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db]
 
 
 def _age(heist_id: str, minutes: int) -> None:

@@ -26,7 +26,7 @@ from game.selectors import heist_nights, heist_state
 from game.tasks import plan_rival_night
 from tests.game.conftest import crew_costs, legal_plan, post, start
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 HEISTS = int(__import__("os").environ.get("SECRETS_HEISTS", "200"))
 VAULTS = ("memory-archive", "crown-vault", "signal-tower")
