@@ -359,6 +359,15 @@ def heist_result(request, heist_id):
         return redirect("heist", heist_id=heist_id)
     view = selectors.heist_view(game)
     result = view["result"]
+    nights = [
+        {
+            "night": n["night"],
+            "you": sum(v["loot"] for v in n["vaults"] if v["winner"] == "you"),
+            "rival": sum(v["loot"] for v in n["vaults"] if v["winner"] == "rival"),
+            "score": n["score"],
+        }
+        for n in view["history"]
+    ]
     return render(
         request,
         "game/result.html",
@@ -366,6 +375,7 @@ def heist_result(request, heist_id):
             "view": view,
             "result": result,
             "outcome": _OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
+            "nights": nights,
             "difficulties": list_difficulties(),
             "urls": _urls(heist_id),
         },

@@ -177,3 +177,35 @@ def test_guest_plays_six_nights_by_keyboard_on_a_desktop(site, new_page, shots):
             shots.take(page, "reveal")
         page.keyboard.press("Enter")
     _finish_on_result_and_replay(page, shots, "keyboard")
+
+
+def test_signed_in_player_board_fits_the_phone_and_result_counts_signs(site, new_page, shots):
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import profile_attest
+    from tests.e2e.helpers import finish_heist_by_api
+
+    user = get_user_model().objects.create_user(
+        username="e2e@example.com", email="e2e@example.com", password="a long enough password 42"
+    )
+    profile_attest(user=user)
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Email").fill("e2e@example.com")
+    page.get_by_label("Password").fill("a long enough password 42")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(site + "/")
+    page.goto(site + "/play/")  # no age screen: the account passed it at sign-up
+    page.get_by_role("radio", name="The Furnace", exact=True).check()
+    page.get_by_role("radio", name="Kingpin", exact=True).check()
+    page.get_by_role("button", name="Start the heist").click()
+    expect(page.locator(".card").first).to_be_visible()
+    _board_fits_phone(page)
+    shots.take(page, "board-signed-in")
+    finish_heist_by_api(page, site, heist_id(page))
+    page.reload()
+    page.wait_for_url(re.compile(r"/result/$"))
+    expect(
+        page.get_by_text(re.compile(r"You earned \d+ Signs?|No Signs were awarded"))
+    ).to_be_visible()
+    shots.take(page, "result-signed-in")
