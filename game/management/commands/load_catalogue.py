@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 
+from game import selectors
 from game.engine.rules import DEFAULT_VERSION
 from game.services import catalogue_load
 
@@ -13,3 +14,7 @@ class Command(BaseCommand):
     def handle(self, *args, ruleset, **options):
         count = catalogue_load(ruleset=ruleset)
         self.stdout.write(f"Catalogue: {count} crew types of ruleset {ruleset}.")
+        # Encounters and ready-made decks are JSON data (game/data/), validated against the
+        # ruleset when read: a bad file fails here, at start-up, not in a player's heist.
+        encounters, decks = selectors.encounter_list(), selectors.deck_list()
+        self.stdout.write(f"Data: {len(encounters)} encounters, {len(decks)} ready-made decks.")
