@@ -207,6 +207,9 @@ class Player:
                 return
             view = response.json()
             while view["status"] == "active":
+                if self.args.think:
+                    # The player studies the board while the rival plans.
+                    time.sleep(self.rng.uniform(0.5, 1.5) * self.args.think)
                 view = self.wait_planning(view, deadline)
                 if view is None:
                     return
@@ -295,6 +298,12 @@ def main() -> int:
     parser.add_argument("--difficulty", default="mixed", choices=["mixed", *DIFFICULTIES])
     parser.add_argument(
         "--poll", type=float, default=0.1, help="first wait before polling the view (x1.5 each)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a player thinks each night (0: bots, saturating the server)",
     )
     parser.add_argument(
         "--burst", type=int, default=10, help="heists per player for the seal throughput phase"
@@ -437,6 +446,7 @@ def main() -> int:
     )
     print(
         f"players: {args.players} for {elapsed:.0f} s, difficulty {args.difficulty}, "
+        f"think {args.think:g} s a night (0.5-1.5x), "
         f"view polled after {args.poll * 1000:.0f} ms (x1.5, at most 1 s) while the rival plans"
     )
     print(f"heists finished: {stats.heists} -> {heists_per_min:.1f} heists/min")
