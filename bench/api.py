@@ -5,8 +5,11 @@ then, in one run:
 
 1. the ceiling: N threads request a trivial DRF endpoint (GET /api/v1/crew/) for a few seconds;
 2. N concurrent players (threads, one requests.Session each, each passing the guest age check
-   through the API) play complete heists for a fixed time: start, then each night wait until the
-   rival has sealed (phase "planning", as the browser board does), and seal a random legal plan.
+   through the API) play complete heists for a fixed time: start, then each night think for a
+   moment (``--think``, 0 for bots), wait until the rival has sealed (phase "planning", polling
+   the view as the browser board does), and seal a random legal plan;
+3. between the two, the seal route alone: every player seals prepared nights back to back,
+   as a throughput to set against the ceiling.
 
 It prints heists per minute, the seal route's p50/p95/p99, the trivial endpoint's requests per
 second, and last the line ``seal_p95_ms: N``. Only loopback traffic; bounded in time and count;
@@ -14,6 +17,7 @@ it stops by itself and ends every process it started.
 
     .venv/bin/python bench/api.py                      # 20 players, 60 s
     .venv/bin/python bench/api.py --players 5 --duration 15 --difficulty rookie
+    .venv/bin/python bench/api.py --think 0            # bots: the saturated worst case
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to point
 elsewhere on this machine). The benchmark database (default ``veyltak_bench``) is dropped and
