@@ -173,14 +173,14 @@ class Player:
 
     def wait_planning(self, view: dict, deadline: float) -> dict | None:
         t0 = time.perf_counter()
-        pause = self.args.poll
+        pause = 0.0  # look once right away (the view in hand may be from before thinking)
         while view["phase"] == "rival_planning":
             if time.monotonic() > deadline + 30:
                 return None
-            # Back off like the browser board does (static/js/board.js: 800 ms x 1.5), from a
-            # shorter first wait: bots have no think time.
+            # Then back off like the browser board does (static/js/board.js: 800 ms x 1.5),
+            # from a shorter first wait.
             time.sleep(pause)
-            pause = min(pause * 1.5, 1.0)
+            pause = min(max(pause * 1.5, self.args.poll), 1.0)
             t = time.perf_counter()
             response = self.get(f"/api/v1/heists/{view['id']}/")
             self.stats.add("view", time.perf_counter() - t)
@@ -451,7 +451,8 @@ def main() -> int:
     print(
         f"players: {args.players} for {elapsed:.0f} s, difficulty {args.difficulty}, "
         f"think {args.think:g} s a night (0.5-1.5x), "
-        f"view polled after {args.poll * 1000:.0f} ms (x1.5, at most 1 s) while the rival plans"
+        f"view polled at once, then after {args.poll * 1000:.0f} ms (x1.5, at most 1 s) while "
+        "the rival plans"
     )
     print(f"heists finished: {stats.heists} -> {heists_per_min:.1f} heists/min")
     s = stats.seal
