@@ -4,29 +4,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='CrewType',
+            name="CrewType",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ruleset', models.CharField(max_length=32)),
-                ('slug', models.SlugField(max_length=64)),
-                ('name', models.CharField(max_length=100)),
-                ('cost', models.PositiveSmallIntegerField()),
-                ('power', models.PositiveSmallIntegerField()),
-                ('text', models.CharField(blank=True, max_length=200)),
-                ('set', models.SlugField(default='base', max_length=32)),
-                ('position', models.PositiveSmallIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ruleset", models.CharField(max_length=32)),
+                ("slug", models.SlugField(max_length=64)),
+                ("name", models.CharField(max_length=100)),
+                ("cost", models.PositiveSmallIntegerField()),
+                ("power", models.PositiveSmallIntegerField()),
+                ("text", models.CharField(blank=True, max_length=200)),
+                ("set", models.SlugField(default="base", max_length=32)),
+                ("position", models.PositiveSmallIntegerField(default=0)),
             ],
             options={
-                'ordering': ['ruleset', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('ruleset', 'slug'), name='crewtype_unique_per_ruleset')],
+                "ordering": ["ruleset", "position"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("ruleset", "slug"), name="crewtype_unique_per_ruleset"
+                    )
+                ],
             },
         ),
     ]
