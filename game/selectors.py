@@ -280,7 +280,12 @@ _WINNER = {PLAYER: "you", RIVAL: "rival", None: None}
 
 def night_result_view(night: HeistNight) -> dict[str, Any]:
     """A resolved night as the API shows it (DESIGN.md section 5, "Night result"), from the
-    engine's stored ``NightResult.to_dict()`` and the rival's now-revealed nonce."""
+    engine's stored ``NightResult.to_dict()`` and the rival's now-revealed nonce.
+
+    Beyond DESIGN's shape, each crew entry carries the engine's ``breakdown`` of its power
+    (``[{kind: base|boost|bonus, amount, reason}]``), so the reveal can say why without the
+    client re-deriving the rules; it reads only the two revealed plans and public history.
+    """
     r = night.result
     you, rival = r[PLAYER], r[RIVAL]
     return {
@@ -292,7 +297,13 @@ def night_result_view(night: HeistNight) -> dict[str, Any]:
             "heat_end": you["heat_end"],
             "boost": you["boost"],
             "crew": [
-                {"card": c["card"], "crew": c["crew"], "vault": c["vault"], "power": c["power"]}
+                {
+                    "card": c["card"],
+                    "crew": c["crew"],
+                    "vault": c["vault"],
+                    "power": c["power"],
+                    "breakdown": c["breakdown"],
+                }
                 for c in you["crew"]
             ],
         },
@@ -302,7 +313,13 @@ def night_result_view(night: HeistNight) -> dict[str, Any]:
             "boost": rival["boost"],
             # No card ids for the rival: they would say which of its cards it held.
             "crew": [
-                {"crew": c["crew"], "vault": c["vault"], "power": c["power"]} for c in rival["crew"]
+                {
+                    "crew": c["crew"],
+                    "vault": c["vault"],
+                    "power": c["power"],
+                    "breakdown": c["breakdown"],
+                }
+                for c in rival["crew"]
             ],
             "nonce": night.rival_nonce,
             "commitment": night.rival_commitment,

@@ -143,17 +143,27 @@ class RivalViewSerializer(serializers.Serializer):
     )
 
 
+class PowerPartSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="Power: base, boost, bonus. Heat: boost, quiet, effect.")
+    amount = serializers.IntegerField()
+    reason = serializers.CharField(
+        allow_blank=True, help_text='"<crew slug>: <condition>" for an effect, else empty.'
+    )
+
+
 class NightYouCrewSerializer(serializers.Serializer):
     card = serializers.IntegerField()
     crew = serializers.CharField()
     vault = serializers.CharField()
     power = serializers.IntegerField()
+    breakdown = PowerPartSerializer(many=True, help_text="The terms that sum to power.")
 
 
 class NightRivalCrewSerializer(serializers.Serializer):
     crew = serializers.CharField()
     vault = serializers.CharField()
     power = serializers.IntegerField()
+    breakdown = PowerPartSerializer(many=True, help_text="The terms that sum to power.")
 
 
 class NightYouSerializer(serializers.Serializer):
@@ -238,12 +248,6 @@ class PlanSerializer(serializers.Serializer):
 class ReplayPlansSerializer(serializers.Serializer):
     player = PlanSerializer()
     rival = PlanSerializer()
-
-
-class PowerPartSerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    amount = serializers.IntegerField()
-    reason = serializers.CharField(allow_blank=True)
 
 
 class EngineCrewResultSerializer(serializers.Serializer):

@@ -43,6 +43,12 @@ def _check_view_shape(view: dict) -> None:
             assert set(vault) == {"slug", "you_power", "rival_power", "winner", "loot"}
             assert vault["winner"] in ("you", "rival", None)
         assert set(entry["score"]) == {"you", "rival"}
+        for crew in entry["you"]["crew"]:
+            assert set(crew) == {"card", "crew", "vault", "power", "breakdown"}
+            assert sum(p["amount"] for p in crew["breakdown"]) == crew["power"]
+        for crew in entry["rival"]["crew"]:
+            assert set(crew) == {"crew", "vault", "power", "breakdown"}  # no card id
+            assert sum(p["amount"] for p in crew["breakdown"]) == crew["power"]
 
 
 def _play_night_by_night(client, view: dict, seed: int) -> dict:
