@@ -9,8 +9,6 @@ averaging (Tammelin et al., "Solving heads-up limit Texas hold'em", 2015).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 
@@ -29,11 +27,10 @@ def rm_plus(
     starts: np.ndarray,
     weights: np.ndarray,
     iterations: int,
-    deadline: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Average strategies (rival over rows; opponent per hand over columns) of ``iterations``
-    rounds of alternating RM+ on the zero-sum game ``u`` (the rival's payoff). Stops early at
-    ``deadline`` (a ``time.perf_counter()`` value) if one is given."""
+    rounds of alternating RM+ on the zero-sum game ``u`` (the rival's payoff). No clock is read:
+    the same inputs give the same strategy."""
     n, m = u.shape
     u = np.ascontiguousarray(u, dtype=np.float64)
     sizes = np.diff(np.append(starts, m))
@@ -58,8 +55,6 @@ def rm_plus(
         y = _segment_normalise(qy, starts, sizes)
         xs += t * x
         ys += t * y
-        if deadline is not None and t % 16 == 0 and time.perf_counter() > deadline:
-            break
     xs /= xs.sum()
     ys = _segment_normalise(ys, starts, sizes)
     return xs, ys

@@ -1,6 +1,10 @@
 import dataclasses
 import itertools
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +130,20 @@ def test_a_whole_heist_from_either_seat():
             for s in (PLAYER, RIVAL)
         }
         state, _ = resolve(state, plans)
+
+
+def test_rivals_import_the_engine_only():
+    code = (
+        "import sys, game.rivals.policy, game.rivals.tournament, game.rivals.fit_value;"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'celery'});"
+        "assert not bad, bad"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    root = Path(__file__).resolve().parents[3]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root, env=env)
+
+
+def test_persona_style_knobs_are_read_from_data():
+    by_slug = {p.slug: p for p in list_personas()}
+    assert by_slug["furnace"].boost_bias > 0 > by_slug["quiet-hands"].boost_bias
+    assert by_slug["split-circuit"].split_bias > 0
