@@ -1,12 +1,10 @@
 """/healthz checks the real database and broker; a dead one is named in a 503."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
-from django.conf import settings
+
+from tests.site.fresh import run_django
 
 
 @pytest.mark.django_db
@@ -19,20 +17,12 @@ def test_healthz_ok_when_database_and_broker_answer(client):
 def _healthz_in_subprocess(tmp_path, **env) -> tuple[int, dict]:
     # Each dead part is a real unreachable address (nothing listens on port 1), configured the
     # way an operator would: through the environment of a fresh process.
-    full = {**os.environ, "VEYLTAK_VAR_DIR": str(tmp_path), **env}
     code = (
-        "import django, json; django.setup();"
-        "from django.test import Client; r = Client().get('/healthz', HTTP_HOST='localhost');"
+        "import json; from django.test import Client\n"
+        "r = Client().get('/healthz', HTTP_HOST='localhost')\n"
         "print(r.status_code, json.dumps(r.json()))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env=full,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=settings.BASE_DIR,
-    )
+    result = run_django(code, check=True, VEYLTAK_VAR_DIR=str(tmp_path), **env)
     status, body = result.stdout.strip().splitlines()[-1].split(" ", 1)
     return int(status), json.loads(body)
 
