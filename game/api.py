@@ -152,6 +152,8 @@ class HeistDetailApi(APIView):
         heist, nights = selectors.heist_get_with_nights(
             heist_id=heist_id, owner=request_owner(request)
         )
+        # No worker sealed the rival's night in time: seal it here (DESIGN.md section 3.5).
+        services.rival_seal_overdue(heist=heist, nights=nights)
         return Response(render(HeistViewSerializer, selectors.heist_view(heist, nights=nights)))
 
 

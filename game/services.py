@@ -11,6 +11,8 @@ The flow of a night (DESIGN.md section 3):
 3. ``plan_seal`` waits up to RIVAL_FALLBACK_SECONDS for that seal, then seals the rival's plan
    itself with the same service (a dead worker slows a heist, never loses one), locks the heist
    row, validates and resolves the night with the engine, and starts the next night or finishes.
+   The heist view does the same for a night open longer than RIVAL_FALLBACK_SECONDS
+   (``rival_seal_overdue``), so the board shows the commitment without waiting for the seal.
 
 The rival's random stream is derived from the heist key (server seed + client seed), label
 ``rival/{night}``, under a one-way sub-key (:func:`rival_stream`): the same position and policy
@@ -261,6 +263,38 @@ def _rival_wait(heist: Heist, nights: list[HeistNight], row: HeistNight) -> None
             "The rival has not sealed its plan yet; try again in a moment.",
             status_code=409,
         )
+
+
+def rival_seal_overdue(*, heist: Heist, nights: list[HeistNight]) -> bool:
+    """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
+    started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
+    seal it here with the same idempotent service. Returns True if the night is sealed now.
+
+    For ``GET /api/v1/heists/{id}/``, which the board polls: without this, a dead worker left
+    the rival "planning" until the player sealed. ``nights`` is the caller's list (read without
+    a lock); the current night's row in it is refreshed, so the view built from it shows the
+    commitment that was stored, whoever stored it. No lock is taken here: the policy runs
+    outside any transaction and the claim is ``_rival_seal``'s conditional UPDATE, so a worker
+    or another request racing this one seals one plan and the loser changes nothing.
+    """
+    if heist.is_closed:
+        return False
+    row = next((n for n in nights if n.night == heist.night and n.result is None), None)
+    if row is None or row.rival_sealed:
+        return row is not None
+    if timezone.now() - row.started_at < timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS):
+        return False
+    try:
+        _rival_seal(heist, nights, row.night)
+    except Exception:
+        # The view still answers ("rival_planning"); the next poll, the worker or the seal
+        # service's own fallback tries again.
+        logger.exception(
+            "view fallback rival seal failed for heist %s night %s", heist.pk, row.night
+        )
+        return False
+    row.refresh_from_db(fields=["rival_plan", "rival_nonce", "rival_commitment", "rival_sealed_at"])
+    return row.rival_sealed
 
 
 def _check_open(heist: Heist, night: int) -> None:

@@ -164,7 +164,8 @@ CELERY_BEAT_SCHEDULE: dict = {
 }
 
 # --- Game -------------------------------------------------------------------------------------
-# Seconds the web process waits for a worker to seal the rival's plan before sealing it itself.
+# Seconds the web process waits for a worker to seal the rival's plan before sealing it itself:
+# the seal route waits this long, and the heist view seals a night that has been open this long.
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
 # Minutes without a seal after which an active heist is closed as abandoned.
 HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)

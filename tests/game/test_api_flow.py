@@ -157,3 +157,31 @@ def test_query_counts_stay_small(guest, django_assert_max_num_queries):
     with django_assert_max_num_queries(8):
         response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
         assert response.status_code == 200
+
+
+def test_the_view_seals_an_overdue_rival_night_itself(
+    guest, settings, django_assert_max_num_queries
+):
+    """DESIGN.md section 3.5 on the view: a night older than RIVAL_FALLBACK_SECONDS that no
+    worker sealed is sealed by GET /api/v1/heists/{id}/ (the board's poll); a younger one is
+    left to the worker, at no extra query."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.RIVAL_FALLBACK_SECONDS = 30
+    view = start(guest)
+    url = f"/api/v1/heists/{view['id']}/"
+    with django_assert_max_num_queries(2):
+        fresh = guest.get(url).json()
+    assert fresh["phase"] == "rival_planning" and fresh["rival"]["commitment"] is None
+
+    night = HeistNight.objects.filter(heist_id=view["id"], night=1)
+    night.update(started_at=timezone.now() - timedelta(seconds=31))
+    overdue = guest.get(url).json()
+    assert overdue["phase"] == "planning"
+    stored = night.get().rival_commitment
+    assert stored is not None and overdue["rival"]["commitment"] == stored
+    seal = post(guest, f"{url}seal/", {"night": 1, "crew": []})
+    assert seal.status_code == 200, seal.content
+    assert seal.json()["result"]["rival"]["commitment"] == overdue["rival"]["commitment"]

@@ -79,3 +79,40 @@ def test_heist_completes_with_no_worker(settings):
     assert all(d >= 0.3 for d in durations), durations
     nights = HeistNight.objects.filter(heist_id=view["id"])
     assert all(n.rival_sealed_at and n.resolved_at for n in nights)
+
+
+def test_the_view_seals_the_rival_when_no_worker_did_in_time(settings):
+    """No worker runs: once the night is RIVAL_FALLBACK_SECONDS old, GET /api/v1/heists/{id}/
+    seals the rival's plan itself (DESIGN.md section 3.5), so the board stops showing the rival
+    "planning"; the seal that follows plays that same sealed plan (commitment unchanged)."""
+    from tests.game.test_fairness import commitment_of
+
+    settings.RIVAL_FALLBACK_SECONDS = 1.0
+    client = age_checked_client()
+    view = start(client)
+    heist_id = view["id"]
+    started = time.monotonic()
+    early = client.get(f"/api/v1/heists/{heist_id}/").json()
+    assert time.monotonic() - started < 1.0, "too slow to see the night before the fallback"
+    assert early["phase"] == "rival_planning" and early["rival"]["commitment"] is None
+    assert not HeistNight.objects.get(heist_id=heist_id, night=1).rival_sealed
+
+    time.sleep(max(0.0, 1.0 - (time.monotonic() - started)) + 0.05)
+    view = client.get(f"/api/v1/heists/{heist_id}/").json()
+    assert view["phase"] == "planning"
+    commitment = view["rival"]["commitment"]
+    assert commitment is not None and len(commitment) == 64
+    row = HeistNight.objects.get(heist_id=heist_id, night=1)
+    assert row.rival_commitment == commitment and row.result is None
+    # Polling again changes nothing: the seal is claimed once.
+    assert client.get(f"/api/v1/heists/{heist_id}/").json()["rival"]["commitment"] == commitment
+
+    began = time.monotonic()
+    response = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
+    assert response.status_code == 200, response.content
+    assert time.monotonic() - began < 1.0  # already sealed: no wait for the worker
+    rival = response.json()["result"]["rival"]
+    assert rival["commitment"] == commitment
+    assert commitment_of(rival["nonce"], rival["crew"], rival["boost"]) == commitment
+    # The next night starts unsealed again, and the view leaves it alone until it is overdue.
+    assert response.json()["heist"]["phase"] == "rival_planning"
