@@ -65,6 +65,13 @@ def profile_tallies(history: list[dict]) -> list[dict]:
     return sorted(tallies.values(), key=lambda t: (t["rival"], t["difficulty"]))
 
 
+def saved_decks(user: AbstractBaseUser) -> list[dict]:
+    """The player's saved decks, {name, cards, ruleset, created_at, updated_at}, for the export."""
+    from game.selectors import saved_decks_export
+
+    return saved_decks_export(user=user)
+
+
 def rival_names() -> dict[str, str]:
     from game.selectors import rival_list
 
@@ -98,4 +105,5 @@ def account_export(*, user: AbstractBaseUser) -> dict:
             "gate_version": profile.gate_version if profile else "",
         },
         "heists": profile_history(user),
+        "decks": saved_decks(user),
     }

@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -28,6 +29,8 @@ from game.serializers import (
     HeistViewSerializer,
     ReplaySerializer,
     RivalSerializer,
+    SavedDeckInputSerializer,
+    SavedDeckSerializer,
     SealInputSerializer,
     SealOutputSerializer,
 )
@@ -97,6 +100,71 @@ class DeckListApi(APIView):
     @extend_schema(responses=DeckSerializer(many=True))
     def get(self, request):
         return Response(render(DeckSerializer, selectors.deck_list(), many=True))
+
+
+_DECK_ERRORS = {"403": "`not_authenticated`: saved decks are for signed-in players."}
+
+
+@method_decorator(never_cache, name="dispatch")
+class SavedDeckListApi(APIView):
+    """The signed-in player's saved decks (guests keep one deck in their session)."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: SavedDeckSerializer(many=True), **_errors(**_DECK_ERRORS)})
+    def get(self, request):
+        decks = selectors.saved_decks(user=request.user)
+        return Response(render(SavedDeckSerializer, decks, many=True))
+
+    @extend_schema(
+        request=SavedDeckInputSerializer,
+        description="Save a deck under a name; a name already used is saved over (200).",
+        responses={
+            200: OpenApiResponse(SavedDeckSerializer, description="Saved over the same name."),
+            201: OpenApiResponse(SavedDeckSerializer, description="A new saved deck."),
+            **_errors(
+                **{
+                    "400": "`invalid_input`, `deck_name_invalid`, `deck_wrong_size`, "
+                    "`deck_too_many_copies`, `deck_unknown_card`.",
+                    "409": "`deck_limit_reached`: the player keeps the most saved decks "
+                    "allowed; delete one or save over one.",
+                    **_DECK_ERRORS,
+                }
+            ),
+        },
+    )
+    def post(self, request):
+        data = SavedDeckInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        deck, created = services.deck_save(
+            user=request.user,
+            name=data.validated_data["name"],
+            cards=data.validated_data["cards"],
+        )
+        return Response(
+            render(SavedDeckSerializer, deck),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+@method_decorator(never_cache, name="dispatch")
+class SavedDeckDetailApi(APIView):
+    authentication_classes = [CsrfSessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            **_errors(
+                **{"404": "`not_found`: no such saved deck, or another player's."},
+                **_DECK_ERRORS,
+            ),
+        }
+    )
+    def delete(self, request, deck_id: int):
+        services.deck_delete(user=request.user, name_or_id=deck_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 _HEIST_ERRORS = {

@@ -189,3 +189,32 @@ class HeistNight(models.Model):
     @property
     def resolved(self) -> bool:
         return self.result is not None
+
+
+class SavedDeck(models.Model):
+    """A signed-in player's named deck (issue 6; guests keep one deck in their session).
+
+    ``cards`` was legal under ``ruleset`` when saved (``services.deck_save`` checks it with the
+    engine); a later ruleset may not accept it, so pages check it again before offering it.
+    Deleted with the account (CASCADE): it is the player's own data, not a heist record.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_decks"
+    )
+    name = models.CharField(max_length=40)
+    cards = models.JSONField(help_text="Decklist, 12 crew slugs.")
+    ruleset = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["user", "name"]
+        constraints = [
+            # Saving under a name the player already uses overwrites that deck (deck_save).
+            models.UniqueConstraint(fields=["user", "name"], name="saveddeck_unique_name"),
+            models.CheckConstraint(condition=~Q(name=""), name="saveddeck_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"

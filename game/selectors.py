@@ -19,10 +19,12 @@ from importlib import resources
 from typing import Any
 
 from django.db.models import JSONField, OuterRef, Q, Subquery
+from django.db.models.functions import Lower
 
 from game.engine import (
     PLAYER,
     RIVAL,
+    DeckError,
     Encounter,
     HeistState,
     Plan,
@@ -34,7 +36,7 @@ from game.engine import (
 )
 from game.engine.replay import record_entry, record_header
 from game.engine.rules import DEFAULT_VERSION
-from game.models import CrewType, Heist, HeistNight
+from game.models import CrewType, Heist, HeistNight, SavedDeck
 from game.rivals.personas import get_persona, list_difficulties, list_personas
 from veyltak_site.exceptions import ApplicationError
 
@@ -134,6 +136,41 @@ def deck_get(slug: str) -> list[str]:
         if deck["slug"] == slug:
             return list(deck["deck"])
     raise ApplicationError("unknown_deck", f"There is no ready-made deck called {slug!r}.")
+
+
+# --- Saved decks ---------------------------------------------------------------------------
+
+
+def saved_decks(*, user) -> list[SavedDeck]:
+    """A signed-in player's saved decks, by name; none for a guest (their one deck is in the
+    session, game.views.SESSION_DECK)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(SavedDeck.objects.filter(user_id=user.pk).order_by(Lower("name"), "name"))
+
+
+def saved_deck_playable(deck: SavedDeck, *, ruleset: str = DEFAULT_VERSION) -> bool:
+    """Whether a saved deck is legal under ``ruleset`` (it was when saved, perhaps under an
+    older one): pages offer only these to play."""
+    try:
+        validate_deck(get_ruleset(ruleset), deck.cards)
+    except DeckError:
+        return False
+    return True
+
+
+def saved_decks_export(*, user) -> list[dict[str, Any]]:
+    """The player's saved decks as plain data, for the account export."""
+    return [
+        {
+            "name": d.name,
+            "cards": list(d.cards),
+            "ruleset": d.ruleset,
+            "created_at": d.created_at.isoformat(),
+            "updated_at": d.updated_at.isoformat(),
+        }
+        for d in saved_decks(user=user)
+    ]
 
 
 # --- Owners ---------------------------------------------------------------------------------

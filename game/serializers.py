@@ -65,6 +65,24 @@ class DeckSerializer(serializers.Serializer):
     deck = serializers.ListField(child=serializers.CharField(), help_text="12 crew slugs.")
 
 
+class SavedDeckSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField(), help_text="12 crew slugs.")
+    ruleset = serializers.CharField(help_text="The ruleset the deck was legal under when saved.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class SavedDeckInputSerializer(serializers.Serializer):
+    # Bounds only: the name rule (1 to 40 characters once stripped) is deck_save's, with its
+    # own code, deck_name_invalid; the deck rules are the engine's.
+    name = serializers.CharField(max_length=200, allow_blank=True, help_text="1 to 40 characters.")
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=64), max_length=64, help_text="12 crew slugs."
+    )
+
+
 # --- Heist inputs ---------------------------------------------------------------------------
 
 

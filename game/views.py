@@ -25,8 +25,10 @@ from game.rivals.personas import get_persona, list_difficulties, list_personas
 from game.selectors import Owner, crew_catalogue
 from veyltak_site.exceptions import ApplicationError
 
-# A guest keeps one deck in the session (issue 6); signed-in named decks need a model.
+# A guest keeps one deck in the session (issue 6); signed-in players save named decks
+# (SavedDeck, through services.deck_save).
 SESSION_DECK = "veyltak_deck"
+SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -87,6 +89,23 @@ def _encounters(ruleset):
     ]
 
 
+def _saved_decks(request, ruleset):
+    """A signed-in player's saved decks for a page: each with its summary and whether the
+    current ruleset still accepts it."""
+    return [
+        {
+            "id": d.pk,
+            "name": d.name,
+            "cards": list(d.cards),
+            "choice": f"{SAVED}{d.pk}",
+            "summary": _deck_summary(ruleset, d.cards),
+            "legal": selectors.saved_deck_playable(d, ruleset=ruleset.version),
+            "updated_at": d.updated_at,
+        }
+        for d in selectors.saved_decks(user=request.user)
+    ]
+
+
 def _session_deck(request, ruleset):
     deck = request.session.get(SESSION_DECK)
     if not deck:
@@ -122,16 +141,18 @@ def play(request):
     difficulties = list_difficulties()
     encounters = _encounters(ruleset)
     my_deck = _session_deck(request, ruleset)
+    saved = [d for d in _saved_decks(request, ruleset) if d["legal"]]
     starters = selectors.deck_list()
+    # The deck offered first: the saved deck saved last, else the guest's session deck.
+    latest = max(saved, key=lambda d: d["updated_at"], default=None)
+    default_deck = latest["choice"] if latest else "mine" if my_deck else "starter"
     chosen = {
         "rival": request.POST.get("rival") or request.GET.get("rival") or personas[0].slug,
         "difficulty": request.POST.get("difficulty")
         or request.GET.get("difficulty")
         or difficulties[0].slug,
         "encounter": request.POST.get("encounter") or request.GET.get("encounter") or "",
-        "deck": request.POST.get("deck")
-        or request.GET.get("deck")
-        or ("mine" if my_deck else "starter"),
+        "deck": request.POST.get("deck") or request.GET.get("deck") or default_deck,
     }
     error = None
     if request.method == "POST":
@@ -140,20 +161,25 @@ def play(request):
             deck = request.POST["deck_cards"].split(",")
         elif chosen["deck"] == "mine":
             deck = my_deck
+        elif chosen["deck"].startswith(SAVED):
+            deck = next((d["cards"] for d in saved if d["choice"] == chosen["deck"]), None)
+            if deck is None:  # deleted meanwhile, or not this player's
+                error = "That saved deck is not there any more: pick another."
         elif chosen["deck"]:
             deck = next((d["deck"] for d in starters if d["slug"] == chosen["deck"]), None)
-        try:
-            heist_id = _start_heist(
-                request,
-                rival=chosen["rival"],
-                difficulty=chosen["difficulty"],
-                deck=deck,
-                encounter=chosen["encounter"] or None,
-            )
-        except ApplicationError as exc:
-            error = exc.message
-        else:
-            return redirect("heist", heist_id=heist_id)
+        if error is None:
+            try:
+                heist_id = _start_heist(
+                    request,
+                    rival=chosen["rival"],
+                    difficulty=chosen["difficulty"],
+                    deck=deck,
+                    encounter=chosen["encounter"] or None,
+                )
+            except ApplicationError as exc:
+                error = exc.message
+            else:
+                return redirect("heist", heist_id=heist_id)
     rivals = [
         {
             "slug": p.slug,
@@ -174,6 +200,7 @@ def play(request):
             "encounters": encounters,
             "chosen": chosen,
             "my_deck": _deck_summary(ruleset, my_deck) if my_deck else None,
+            "saved_decks": saved,
             "starters": [dict(d, summary=_deck_summary(ruleset, d["deck"])) for d in starters],
             "error": error,
         },
@@ -197,7 +224,8 @@ def _start_heist(request, *, rival, difficulty, deck, encounter):
 
 @require_http_methods(["GET", "POST"])
 def deck(request):
-    """The Heist board: build a 12-card deck (guests keep one in the session)."""
+    """The Heist board: build a 12-card deck. Guests keep one in the session; signed-in players
+    save it under a name (services.deck_save) and load or delete their saved decks here."""
     ruleset = get_ruleset()
     crew = _crew_rows(ruleset)
     starters = [
@@ -205,11 +233,17 @@ def deck(request):
     ] + [
         {"slug": p.slug, "name": f"{p.name}'s deck", "deck": list(p.deck)} for p in list_personas()
     ]
+    signed_in = request.user.is_authenticated
+    mine = _saved_decks(request, ruleset) if signed_in else []
     saved = _session_deck(request, ruleset)
+    # ?load=<id> opens one of the player's saved decks (a link: works without JavaScript).
+    loaded = next((d for d in mine if str(d["id"]) == request.GET.get("load")), None)
+    name = loaded["name"] if loaded else ""
     # Nothing saved yet: start from the ready-made starter rather than an empty board.
-    counts = Counter(saved or starters[0]["deck"])
+    counts = Counter(loaded["cards"] if loaded else saved or starters[0]["deck"])
     reason = None
     if request.method == "POST":
+        name = request.POST.get("name", "").strip()
         counts = Counter()
         for row in crew:
             try:
@@ -226,6 +260,9 @@ def deck(request):
         elif action.startswith(("add:", "remove:")):
             op, _, slug = action.partition(":")
             reason = _adjust(counts, slug, op, ruleset, crew)
+        elif action.startswith("delete:") and signed_in:
+            reason = _delete_saved(request, action.removeprefix("delete:"), mine)
+            mine = _saved_decks(request, ruleset)
         elif action == "save":
             deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
             try:
@@ -233,9 +270,22 @@ def deck(request):
             except DeckError as exc:
                 reason = _deck_reason(counts, ruleset) or str(exc)
             else:
-                request.session[SESSION_DECK] = deck_list
-                messages.success(request, "Deck saved. It is used when you pick “Your deck”.")
-                return redirect("deck")
+                if signed_in:
+                    try:
+                        deck_row, _ = services.deck_save(
+                            user=request.user, name=name, cards=deck_list
+                        )
+                    except ApplicationError as exc:
+                        reason = exc.message
+                    else:
+                        messages.success(
+                            request, f"Deck “{deck_row.name}” saved. Pick it in the rival picker."
+                        )
+                        return redirect(f"{reverse('deck')}?load={deck_row.pk}")
+                else:
+                    request.session[SESSION_DECK] = deck_list
+                    messages.success(request, "Deck saved. It is used when you pick “Your deck”.")
+                    return redirect("deck")
     total = sum(counts.values())
     for row in crew:
         row["count"] = counts[row["slug"]]
@@ -251,9 +301,25 @@ def deck(request):
             "legal": _deck_reason(counts, ruleset) is None,
             "starters": starters,
             "saved": saved is not None,
+            "saved_decks": mine,
+            "loaded": loaded if request.method == "GET" else None,
+            "saved_max": services.SAVED_DECKS_MAX,
+            "name": name,
+            "name_max": services.DECK_NAME_MAX,
         },
         status=400 if reason else 200,
     )
+
+
+def _delete_saved(request, deck_id, mine):
+    """Delete one of the player's saved decks; returns why it was refused, if it was."""
+    deck_row = next((d for d in mine if str(d["id"]) == deck_id), None)
+    try:
+        services.deck_delete(user=request.user, name_or_id=int(deck_id))
+    except (ValueError, ApplicationError):
+        return "There is no such saved deck."
+    messages.success(request, f"Deck “{deck_row['name'] if deck_row else deck_id}” deleted.")
+    return None
 
 
 def _adjust(counts, slug, op, ruleset, crew):

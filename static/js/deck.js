@@ -56,7 +56,8 @@ if (form) {
     const button = event.target.closest("button[name=action]");
     if (!button) return;
     const [op, slug] = button.value.split(":");
-    if (op === "save") return; // a real submit: the server validates and stores
+    // Save and delete are real submits: the server validates and stores (or deletes).
+    if (!["add", "remove", "clear", "starter"].includes(op)) return;
     event.preventDefault();
     let refusal = null;
     if (op === "add") {

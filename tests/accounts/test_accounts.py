@@ -190,6 +190,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "profile",
         "age_check",
         "heists",
+        "decks",
     }
     assert data["account"]["username"] == alice_user.username
     assert data["emails"] == [{"email": "alice@example.com", "verified": False, "primary": True}]
@@ -197,6 +198,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     assert data["age_check"]["passed"] is True
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
+    assert data["decks"] == []
     assert "bob@example.com" not in response.content.decode()
     assert "birth" not in response.content.decode()
 
@@ -389,3 +391,25 @@ def test_deleting_an_account_keeps_its_heists_anonymised(adult_date):
     heist = Heist.objects.get(pk=heist_id)
     assert heist.user_id is None
     assert heist.guest_id == ""
+
+
+def test_export_lists_saved_decks_and_deletion_removes_them(adult_date):
+    from game.models import SavedDeck
+
+    browser, other = Client(), Client()
+    user = make_player(browser, email="decks@example.com", birth_date=adult_date)
+    make_player(other, email="others@example.com", birth_date=adult_date)
+    deck = ["spark", "spark", "capacitor", "capacitor", "emergency-vent", "emergency-vent",
+            "coolant-carrier", "coolant-carrier", "mirror-courier", "mirror-courier",
+            "signal-thief", "signal-thief"]  # fmt: skip
+    for client, name in ((browser, "Mine"), (other, "Theirs")):
+        saved = client.post(
+            "/api/v1/decks/mine/", {"name": name, "cards": deck}, content_type="application/json"
+        )
+        assert saved.status_code == 201, saved.content
+    exported = browser.get("/accounts/export/").json()
+    assert [(d["name"], d["cards"]) for d in exported["decks"]] == [("Mine", deck)]
+    assert "Theirs" not in json.dumps(exported)
+    browser.post("/accounts/delete/", {"password": PASSWORD})
+    assert not User.objects.filter(pk=user.pk).exists()
+    assert list(SavedDeck.objects.values_list("name", flat=True)) == ["Theirs"]

@@ -66,3 +66,67 @@ def test_starter_decks_fill_the_board(site, new_page, shots):
     expect(page.locator("#deck-total")).to_have_text("12")
     assert _count(page, "Capacitor") == "2"
     shots.take(page, "deck")
+
+
+def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots):
+    import re
+
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import profile_attest
+    from game.models import Heist, SavedDeck
+    from tests.e2e.test_pages import _audit
+
+    user = get_user_model().objects.create_user(
+        username="decks@example.com", email="decks@example.com", password="a long password 42"
+    )
+    profile_attest(user=user)
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Email").fill("decks@example.com")
+    page.get_by_label("Password").fill("a long password 42")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(site + "/")
+
+    page.goto(site + "/deck/")
+    expect(page.get_by_text("No saved decks yet")).to_be_visible()
+    page.get_by_role("button", name="Live Wire").click()
+    expect(page.locator("#deck-total")).to_have_text("12")
+    page.get_by_label("Deck name").fill("Night Shift")
+    page.get_by_role("button", name="Save deck").click()
+    expect(page.get_by_text("Deck “Night Shift” saved.")).to_be_visible()
+    expect(page.get_by_role("link", name="Load Night Shift")).to_be_visible()
+    expect(page.get_by_label("Deck name")).to_have_value("Night Shift")
+    assert _count(page, "Capacitor") == "2"
+
+    # A second deck, saved with Enter in the name field, then deleted again.
+    page.get_by_role("button", name="Empty").click()
+    _add(page, "Watcher", 2)
+    for name in TWELVE:
+        _add(page, name, 2)
+    page.get_by_label("Deck name").fill("Scratch")
+    page.get_by_label("Deck name").press("Enter")
+    expect(page.get_by_text("Deck “Scratch” saved.")).to_be_visible()
+    _audit(page, shots, "deck-signed-in")
+    page.get_by_role("button", name="Delete Scratch").click()
+    expect(page.get_by_text("Deck “Scratch” deleted.")).to_be_visible()
+    expect(page.get_by_role("button", name="Delete Scratch")).to_have_count(0)
+    assert list(SavedDeck.objects.filter(user=user).values_list("name", flat=True)) == [
+        "Night Shift"
+    ]
+
+    page.goto(site + "/play/")  # no age screen: the account passed it
+    mine = page.get_by_role("radio", name="Night Shift", exact=True)
+    expect(mine).to_be_checked()
+    _audit(page, shots, "rival-picker-signed-in")
+    page.get_by_role("radio", name="The Furnace", exact=True).check()
+    page.get_by_role("button", name="Start the heist").click()
+    page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
+    expect(page.locator(".card").first).to_be_visible()
+    heist = Heist.objects.get(user=user)
+    assert heist.player_deck == SavedDeck.objects.get(user=user, name="Night Shift").cards
+    assert sorted(heist.player_deck).count("capacitor") == 2
+
+    page.set_viewport_size(DESKTOP)
+    page.goto(site + "/deck/")
+    _audit(page, shots, "deck-signed-in")

@@ -62,6 +62,8 @@ def test_schema_lists_every_served_route(schema):
         "/api/v1/rivals/": {"get"},
         "/api/v1/encounters/": {"get"},
         "/api/v1/decks/": {"get"},
+        "/api/v1/decks/mine/": {"get", "post"},
+        "/api/v1/decks/mine/{deck_id}/": {"delete"},
         "/api/v1/heists/": {"post"},
         "/api/v1/heists/{heist_id}/": {"get"},
         "/api/v1/heists/{heist_id}/seal/": {"post"},
@@ -149,6 +151,25 @@ def test_served_responses_match_the_schema(schema, guest):
     from django.test import Client
 
     _check(schema, detail, "get", 403, Client().get(f"/api/v1/heists/{heist_id}/"))
+
+
+def test_saved_deck_responses_match_the_schema(schema, guest, player):
+    from tests.game.test_pages import STARTER_SLUGS
+
+    _, client = player
+    mine = "/api/v1/decks/mine/"
+    created = post(client, mine, {"name": "Night Shift", "cards": STARTER_SLUGS})
+    _check(schema, mine, "post", 201, created)
+    _check(schema, mine, "post", 200, post(client, mine, {"name": "Night Shift",
+                                                          "cards": STARTER_SLUGS}))  # fmt: skip
+    _check(schema, mine, "post", 400, post(client, mine, {"name": "x", "cards": ["spark"]}))
+    _check(schema, mine, "get", 200, client.get(mine))
+    _check(schema, mine, "get", 403, guest.get(mine))
+    detail = mine + "{deck_id}/"
+    _check(schema, detail, "delete", 404, client.delete(f"{mine}999999/"))
+    gone = client.delete(f"{mine}{created.json()['id']}/")
+    assert gone.status_code == 204 and not gone.content
+    assert "204" in schema["paths"][detail]["delete"]["responses"]
 
 
 class _Assets(HTMLParser):
