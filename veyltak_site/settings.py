@@ -244,6 +244,8 @@ SPECTACULAR_SETTINGS = {
 # --- Static files and security headers --------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# WhiteNoise warns on every start when the folder is missing (before the first collectstatic).
+STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
