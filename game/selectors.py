@@ -101,6 +101,9 @@ def _decks() -> tuple[dict[str, Any], ...]:
     return tuple(decks)
 
 
+_SIDES = (PLAYER, RIVAL)
+
+
 def encounter_public(encounter: Encounter | dict[str, Any]) -> dict[str, Any]:
     """An encounter as the API shows it: ``{slug, name, description, modifiers}``, where
     ``modifiers`` is everything it changes (disclosed in full before play, RULES.md)."""
@@ -109,9 +112,18 @@ def encounter_public(encounter: Encounter | dict[str, Any]) -> dict[str, Any]:
         "slug": data["slug"],
         "name": data["name"],
         "description": data.get("description", ""),
+        # Exactly the serializer's fields (the heist API serves these dicts as they are).
         "modifiers": {
-            "start_heat": dict(data.get("start_heat", {})),
-            "vault_mods": [dict(m) for m in data.get("vault_mods", [])],
+            "start_heat": {s: h for s, h in data.get("start_heat", {}).items() if s in _SIDES},
+            "vault_mods": [
+                {
+                    "vault": m["vault"],
+                    "nights": list(m["nights"]),
+                    "kind": m["kind"],
+                    "amount": m["amount"],
+                }
+                for m in data.get("vault_mods", [])
+            ],
         },
     }
 
@@ -315,6 +327,10 @@ def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
 _WINNER = {PLAYER: "you", RIVAL: "rival", None: None}
 
 
+def _breakdown(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"kind": p["kind"], "amount": p["amount"], "reason": p["reason"]} for p in parts]
+
+
 def night_result_view(night: HeistNight) -> dict[str, Any]:
     """A resolved night as the API shows it (DESIGN.md section 5, "Night result"), from the
     engine's stored ``NightResult.to_dict()`` and the rival's now-revealed nonce.
@@ -339,7 +355,7 @@ def night_result_view(night: HeistNight) -> dict[str, Any]:
                     "crew": c["crew"],
                     "vault": c["vault"],
                     "power": c["power"],
-                    "breakdown": c["breakdown"],
+                    "breakdown": _breakdown(c["breakdown"]),
                 }
                 for c in you["crew"]
             ],
@@ -354,7 +370,7 @@ def night_result_view(night: HeistNight) -> dict[str, Any]:
                     "crew": c["crew"],
                     "vault": c["vault"],
                     "power": c["power"],
-                    "breakdown": c["breakdown"],
+                    "breakdown": _breakdown(c["breakdown"]),
                 }
                 for c in rival["crew"]
             ],
