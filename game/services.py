@@ -206,10 +206,17 @@ def rival_plan_seal(*, heist_id: uuid.UUID | str, night: int) -> bool:
     conditional UPDATE, so of two concurrent runs exactly one writes and the other's plan is
     dropped. Both compute the same plan anyway (the stream is derived from the heist key).
     """
-    heist = Heist.objects.filter(pk=heist_id).first()
-    if heist is None:
+    # The heist and its nights in one query (a night row exists from the start, so a heist
+    # with no rows is a heist that is gone).
+    nights = list(
+        HeistNight.objects.select_related("heist").filter(heist_id=heist_id).order_by("night")
+    )
+    if not nights:
         return False
-    return _rival_seal(heist, selectors.heist_nights(heist), night)
+    heist = nights[0].heist
+    for row in nights:
+        row.heist = heist
+    return _rival_seal(heist, nights, night)
 
 
 def _rival_seal(heist: Heist, nights: list[HeistNight], night: int) -> bool:
@@ -231,13 +238,14 @@ def _rival_seal(heist: Heist, nights: list[HeistNight], night: int) -> bool:
     validate_plan(state, RIVAL, plan)
     nonce = secrets.token_hex(32)
     commitment = commit_plan(nonce, plan_canonical(state.rival.decklist, plan))
-    with transaction.atomic():
-        claimed = HeistNight.objects.filter(pk=row.pk, rival_commitment__isnull=True).update(
-            rival_plan=plan.to_dict(),
-            rival_nonce=nonce,
-            rival_commitment=commitment,
-            rival_sealed_at=timezone.now(),
-        )
+    # One UPDATE is its own transaction (and its own durable commit) in autocommit: no
+    # BEGIN/COMMIT round trips around it.
+    claimed = HeistNight.objects.filter(pk=row.pk, rival_commitment__isnull=True).update(
+        rival_plan=plan.to_dict(),
+        rival_nonce=nonce,
+        rival_commitment=commitment,
+        rival_sealed_at=timezone.now(),
+    )
     return claimed == 1
 
 
@@ -368,13 +376,16 @@ def _resolve_night(
     row.player_plan = plan.to_dict()
     row.result = result.to_dict()
     row.resolved_at = now
-    row.save(update_fields=["player_plan", "result", "resolved_at"])
+    # update() rather than save(): the same UPDATE, without the model-save machinery.
+    HeistNight.objects.filter(pk=row.pk).update(
+        player_plan=row.player_plan, result=row.result, resolved_at=now
+    )
     heist.night = state.night
     heist.last_activity_at = now
     if state.finished:
         heist_finish(heist=heist, state=state)
     else:
-        heist.save(update_fields=["night", "last_activity_at"])
+        Heist.objects.filter(pk=heist.pk).update(night=heist.night, last_activity_at=now)
         nights = [*nights, _night_start(heist, state)]
     return selectors.night_result_view(row), HeistSnapshot(heist, nights, state)
 
