@@ -14,7 +14,6 @@ from .night import (
     resolve,
     validate_plan,
 )
-from .replay import ReplayReport, replay
 from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
 from .rng import Stream, canonical_plan, commit_plan, heist_key, seed_commitment
 from .rules import (
@@ -50,7 +49,6 @@ __all__ = [
     "PlanError",
     "PowerPart",
     "ReplayError",
-    "ReplayReport",
     "Ruleset",
     "RulesetError",
     "SideResult",
@@ -74,7 +72,6 @@ __all__ = [
     "outcome",
     "plan_canonical",
     "plan_slugs",
-    "replay",
     "resolve",
     "seed_commitment",
     "validate_deck",

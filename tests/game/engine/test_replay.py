@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from game.engine import PLAYER, RIVAL, Encounter, Plan, ReplayError, legal_plans, replay
-from game.engine.replay import main
+from game.engine import PLAYER, RIVAL, Encounter, Plan, ReplayError, legal_plans
+from game.engine.replay import main, replay
 from game.engine.rng import commit_plan, seed_commitment
 from game.engine.setup import new_heist
 from game.engine.state import VaultMod
