@@ -45,3 +45,19 @@ def finish_heist_by_api(page, base: str, hid: str) -> None:
         )
         assert answer.ok, answer.text()
     raise AssertionError("the heist did not finish")
+
+
+def sign_in_new_player(page, base: str, *, email: str, password: str):
+    """Create a player who passed the gate at sign-up, sign in through the page; return the user."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import profile_attest
+
+    user = get_user_model().objects.create_user(username=email, email=email, password=password)
+    profile_attest(user=user)
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(base + "/")
+    return user

@@ -71,22 +71,12 @@ def test_starter_decks_fill_the_board(site, new_page, shots):
 def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots):
     import re
 
-    from django.contrib.auth import get_user_model
-
-    from accounts.services import profile_attest
     from game.models import Heist, SavedDeck
+    from tests.e2e.helpers import sign_in_new_player
     from tests.e2e.test_pages import _audit
 
-    user = get_user_model().objects.create_user(
-        username="decks@example.com", email="decks@example.com", password="a long password 42"
-    )
-    profile_attest(user=user)
     page = new_page(PHONE, has_touch=True, is_mobile=True)
-    page.goto(site + "/accounts/login/")
-    page.get_by_label("Email").fill("decks@example.com")
-    page.get_by_label("Password").fill("a long password 42")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(site + "/")
+    user = sign_in_new_player(page, site, email="decks@example.com", password="a long password 42")
 
     page.goto(site + "/deck/")
     expect(page.get_by_text("No saved decks yet")).to_be_visible()

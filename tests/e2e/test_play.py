@@ -180,21 +180,10 @@ def test_guest_plays_six_nights_by_keyboard_on_a_desktop(site, new_page, shots):
 
 
 def test_signed_in_player_board_fits_the_phone_and_result_counts_signs(site, new_page, shots):
-    from django.contrib.auth import get_user_model
+    from tests.e2e.helpers import finish_heist_by_api, sign_in_new_player
 
-    from accounts.services import profile_attest
-    from tests.e2e.helpers import finish_heist_by_api
-
-    user = get_user_model().objects.create_user(
-        username="e2e@example.com", email="e2e@example.com", password="a long enough password 42"
-    )
-    profile_attest(user=user)
     page = new_page(PHONE, has_touch=True, is_mobile=True)
-    page.goto(site + "/accounts/login/")
-    page.get_by_label("Email").fill("e2e@example.com")
-    page.get_by_label("Password").fill("a long enough password 42")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(site + "/")
+    sign_in_new_player(page, site, email="e2e@example.com", password="a long enough password 42")
     page.goto(site + "/play/")  # no age screen: the account passed it at sign-up
     page.get_by_role("radio", name="The Furnace", exact=True).check()
     page.get_by_role("radio", name="Kingpin", exact=True).check()
