@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -262,6 +263,82 @@ class Player:
                 return
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(groups: dict[str, int]) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by each part of the site on this machine.
+
+    ``groups`` maps a name to a process group id (gunicorn's and Celery's trees); PostgreSQL and
+    Redis are every process of that name (PostgreSQL's ended backends included); the load client
+    is this process.
+    """
+    totals = dict.fromkeys([*groups, "postgres", "redis", "client"], 0.0)
+    by_group = {pgid: name for name, pgid in groups.items()}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # ended meanwhile
+        comm = text[text.index("(") + 1 : text.rindex(")")]
+        fields = text[text.rindex(")") + 2 :].split()
+        pgid, used = int(fields[2]), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        if pgid in by_group:
+            totals[by_group[pgid]] += used
+        elif comm.startswith("postgres"):
+            # With the CPU of backends that have ended (the postmaster reaps them): a new
+            # connection per task or request would otherwise hide its cost.
+            totals["postgres"] += used + (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
+        elif comm.startswith("redis-server"):
+            totals["redis"] += used
+    me = os.times()
+    totals["client"] = me.user + me.system
+    return totals
+
+
+def cpu_per_request(
+    before: dict[str, float], after: dict[str, float], count: int
+) -> dict[str, float]:
+    """Milliseconds of CPU per request (or task) for each part, between two readings."""
+    return {name: (after[name] - before[name]) * 1000 / max(count, 1) for name in after}
+
+
+def cpu_text(parts: dict[str, float]) -> str:
+    return f"{sum(parts.values()):.2f} ms: " + ", ".join(
+        f"{name} {value:.2f}" for name, value in parts.items()
+    )
+
+
+def idle_rival_tasks(broker: str, groups: dict[str, int], count: int) -> dict[str, float]:
+    """CPU per rival task that finds nothing to do (a heist that does not exist): what one
+    Celery round trip of the rival's turn costs before the rival thinks at all."""
+    from celery import Celery
+
+    sender = Celery("bench", broker=broker)
+    with sender.connection_for_write() as connection:
+        before = cpu_by_part(groups)
+        for _ in range(count):
+            sender.send_task(
+                "game.plan_rival_night", args=[str(uuid.uuid4()), 1], connection=connection
+            )
+        wait_worker_idle(groups)
+        parts = cpu_per_request(before, cpu_by_part(groups), count)
+    parts["client"] = 0.0  # sending is the web process's part of a seal, counted there
+    return parts
+
+
+def wait_worker_idle(groups: dict[str, int], timeout: float = 30.0) -> None:
+    """Wait until the Celery worker has stopped using CPU (its queue is drained)."""
+    deadline = time.monotonic() + timeout
+    last = cpu_by_part(groups)["worker"]
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = cpu_by_part(groups)["worker"]
+        if now - last < 0.005:
+            return
+        last = now
+
+
 def run_threads(players: list[Player], method: str, deadline: float) -> None:
     threads = [threading.Thread(target=getattr(p, method), args=(deadline,)) for p in players]
     for t in threads:
@@ -316,7 +393,10 @@ def main() -> int:
         help="mean seconds a player thinks each night (0: bots, saturating the server)",
     )
     parser.add_argument(
-        "--burst", type=int, default=10, help="heists per player for the seal throughput phase"
+        "--burst", type=int, default=25, help="heists per player for the seal throughput phase"
+    )
+    parser.add_argument(
+        "--idle-tasks", type=int, default=1000, help="rival tasks with nothing to do, for the floor"
     )
     args = parser.parse_args()
     if not (1 <= args.players <= 200 and 1 <= args.duration <= 1800):
@@ -420,9 +500,12 @@ def main() -> int:
         # 1. The ceiling: a trivial DRF endpoint, same middleware, same sessions.
         for p in players:
             p.stats = stats
+        groups = {"web": web.pid, "worker": worker.pid}
+        cpu0 = cpu_by_part(groups)
         t0 = time.monotonic()
         run_threads(players, "hammer_trivial", t0 + args.ceiling_seconds)
         trivial_rps = len(stats.trivial) / (time.monotonic() - t0)
+        trivial_cpu = cpu_per_request(cpu0, cpu_by_part(groups), len(stats.trivial))
 
         # 2. The seal route alone: every player seals prepared nights back to back.
         prep = [threading.Thread(target=p.prepare_burst, args=(args.burst,)) for p in players]
@@ -430,11 +513,18 @@ def main() -> int:
             t.start()
         for t in prep:
             t.join(timeout=300)
+        cpu0 = cpu_by_part(groups)
         t0 = time.monotonic()
         run_threads(players, "seal_burst", t0 + 120)
         burst_rps = len(stats.burst) / (time.monotonic() - t0)
+        # The rival's next night, which each seal sets off, is part of the seal's cost.
+        wait_worker_idle(groups)
+        burst_cpu = cpu_per_request(cpu0, cpu_by_part(groups), len(stats.burst))
 
-        # 3. Complete heists.
+        # 3. What the rival's turn costs on the worker before it thinks: a Celery round trip.
+        idle_cpu = idle_rival_tasks(f"{redis}/12", groups, args.idle_tasks)
+
+        # 4. Complete heists.
         stats.requests = 0
         stats.view.clear()
         stats.rival_wait.clear()
@@ -487,6 +577,18 @@ def main() -> int:
         f"seal route alone ({len(b)} seals back to back): {burst_rps:.0f} req/s = "
         f"{burst_rps / trivial_rps:.0%} of the trivial ceiling; p50 {ms(percentile(b, 50))} ms  "
         f"p95 {ms(percentile(b, 95))} ms"
+    )
+    print(f"CPU per trivial request: {cpu_text(trivial_cpu)}")
+    print(f"CPU per seal (with the rival's next night): {cpu_text(burst_cpu)}")
+    print(f"CPU per rival task with nothing to do: {cpu_text(idle_cpu)}")
+    # Both phases are CPU-bound on the same cores, so their rates go as their CPU per request.
+    # No seal can cost less than its own client part, the web part every request pays (the
+    # trivial request's) and one rival task that does nothing.
+    floor = burst_cpu["client"] + trivial_cpu["web"] + sum(idle_cpu.values())
+    print(
+        f"floor of a seal's CPU (its client part + a trivial request's web part + an idle rival "
+        f"task): {floor:.2f} ms, so at most {sum(trivial_cpu.values()) / floor:.0%} of the "
+        f"ceiling; measured {sum(trivial_cpu.values()) / sum(burst_cpu.values()):.0%} by CPU"
     )
     print(
         f"heist phase: {stats.requests / elapsed:.0f} req/s over all heist routes, "
