@@ -133,7 +133,19 @@ def live_worker(transactional_db, tmp_path):
 
     The worker is another process, so it only sees committed rows: use it from tests marked
     ``django_db(transaction=True)``. Stale messages from earlier tests are purged first.
+    Four threads, so concurrent runs of one task really race.
     """
+    yield from _live_worker(tmp_path, pool="threads", concurrency=4, conn_max_age=0)
+
+
+@pytest.fixture
+def live_prefork_worker(transactional_db, tmp_path):
+    """A worker as the Procfile runs it: a prefork process keeping its database connection
+    between tasks (CONN_MAX_AGE)."""
+    yield from _live_worker(tmp_path, pool="prefork", concurrency=1, conn_max_age=60)
+
+
+def _live_worker(tmp_path, *, pool: str, concurrency: int, conn_max_age: int):
     import os
     import signal
     import subprocess
@@ -158,7 +170,7 @@ def live_worker(transactional_db, tmp_path):
         **os.environ,
         "DATABASE_URL": url,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "DB_CONN_MAX_AGE": "0",
+        "DB_CONN_MAX_AGE": str(conn_max_age),
     }
     env.pop("DATABASE_TEST_NAME", None)
     worker = LiveWorker(tmp_path / "worker.log")
@@ -172,9 +184,9 @@ def live_worker(transactional_db, tmp_path):
                 "veyltak_site",
                 "worker",
                 "--pool",
-                "threads",
+                pool,
                 "--concurrency",
-                "4",
+                str(concurrency),
                 "--loglevel",
                 "INFO",
                 "--without-gossip",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.db import connection
 
 from game import services
 from game.models import Heist, HeistNight
@@ -56,6 +57,40 @@ def test_rival_task_sent_twice_at_once_seals_one_plan(live_worker):
     assert sorted(returns) == ["False", "False", "False", "True"], live_worker.log()
     night = HeistNight.objects.get(heist_id=heist_id, night=1)
     assert night.rival_commitment and night.rival_nonce and night.rival_plan is not None
+
+
+@pytest.mark.celery_worker
+def test_worker_keeps_its_database_connection_between_tasks(live_prefork_worker, settings):
+    """Celery alone would close the connection after every task (a PostgreSQL backend started
+    and ended per rival turn); the worker follows CONN_MAX_AGE and health checks as web
+    requests do, so a connection the server dropped is replaced before the next task."""
+    settings.RIVAL_FALLBACK_SECONDS = 60  # the view must not seal in the worker's place
+
+    def other_backends() -> set[int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return {pid for (pid,) in cursor.fetchall()}
+
+    client = age_checked_client()
+    seen = []
+    for _ in range(3):
+        heist_id = start(client)["id"]
+        view = wait_for_phase(client, heist_id, "planning")
+        assert view["phase"] == "planning", live_prefork_worker.log()
+        seen.append(other_backends())
+    assert len(seen[0]) == 1, (seen, live_prefork_worker.log())
+    assert seen[0] == seen[1] == seen[2], seen
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [next(iter(seen[0]))])
+    heist_id = start(client)["id"]
+    view = wait_for_phase(client, heist_id, "planning")
+    assert view["phase"] == "planning", live_prefork_worker.log()
+    assert live_prefork_worker.task_returns("game.plan_rival_night") == ["True"] * 4
+    assert other_backends().isdisjoint(seen[0])
 
 
 def test_heist_completes_with_no_worker(settings):
