@@ -45,6 +45,7 @@ class CompiledEffect:
     reason: str
     power_part: PowerPart
     heat_part: PowerPart
+    reads: frozenset[str]  # the NightContext fields the check reads (ConditionKind.reads)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,7 @@ class Ruleset:
                         f"{s}: {e.condition.describe()}",
                         PowerPart("bonus", e.power, f"{s}: {e.condition.describe()}"),
                         PowerPart("effect", e.heat, f"{s}: {e.condition.describe()}"),
+                        CONDITION_KINDS[e.condition.kind].reads,
                     )
                     for e in c.effects
                 )

@@ -13,7 +13,7 @@ Nothing here reads a HeistState: callers pass what an Observation shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
@@ -22,7 +22,7 @@ import numpy as np
 
 from game.engine.crew import PLAYER, RIVAL, NightContext
 from game.engine.night import Plan
-from game.engine.rules import Ruleset, get_ruleset
+from game.engine.rules import CompiledEffect, Ruleset, get_ruleset
 
 # Relative side labels inside the synthetic contexts: "me" is always PLAYER, the other RIVAL.
 ME, OPP = PLAYER, RIVAL
@@ -59,29 +59,37 @@ class CrewTable:
     base_heat: np.ndarray  # (C,) Boost / quiet Heat change of the plan itself
 
 
-@lru_cache(maxsize=4096)
-def crew_table(
-    version: str,
+# What a plan is made of, in NightContext terms. An effect whose check reads neither is the same
+# for every pair of plans in a night (ConditionKind.reads).
+PLAN_FIELDS = frozenset({"boost", "vaults"})
+
+
+def _reads_plans_only(eff: CompiledEffect) -> bool:
+    return eff.reads <= PLAN_FIELDS
+
+
+def _reads_context_only(eff: CompiledEffect) -> bool:
+    return bool(eff.reads) and not (eff.reads & PLAN_FIELDS)
+
+
+def _tabulate(
+    rs: Ruleset,
+    cf: Configs,
     slugs: tuple[str, ...],
-    heat_me: int,
-    heat_opp: int,
-    last_winners: tuple[str | None, ...],
-    closed: frozenset[str],
-) -> CrewTable:
-    """``last_winners`` is per vault (ruleset order): ME, OPP or None, relative to this side."""
-    rs = get_ruleset(version)
-    cf = configs(version, closed)
+    heat_start: Mapping[str, int],
+    last_winners: Mapping[str, str],
+    use: Callable[[CompiledEffect], bool],
+    power: np.ndarray,
+    heat: np.ndarray,
+    with_base: bool,
+) -> None:
+    """Add, in place, each crew's power (base power and Boost when ``with_base``) and Heat change
+    from its effects for which ``use`` is true, by the engine's own checks, for every (own
+    config, opposing config) pair and every vault the crew can be at."""
     vaults = rs.vault_slugs
-    n_v = len(vaults)
-    n_c = len(cf.items)
-    lw = {v: w for v, w in zip(vaults, last_winners, strict=True) if w is not None}
-    heat_start = {ME: heat_me, OPP: heat_opp}
-    power = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
-    heat = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
-    base_heat = np.array(
-        [rs.boost_heat if b else -rs.quiet_cooling for b, _ in cf.items], dtype=np.int16
-    )
-    compiled = [rs.compiled[s] for s in slugs]
+    effects = [[e for e in rs.compiled[s] if use(e)] for s in slugs]
+    if not with_base and not any(effects):
+        return
     base = [rs.base_power[s] for s in slugs]
     for ci, (b_me, vt_me) in enumerate(cf.items):
         if not vt_me:
@@ -93,11 +101,10 @@ def crew_table(
                 boost={ME: b_me, OPP: b_opp},
                 vaults={ME: mine, OPP: tuple(vaults[i] for i in vt_opp)},
                 heat_start=heat_start,
-                last_winners=lw,
+                last_winners=last_winners,
             )
-            for si in range(len(slugs)):
-                effs = compiled[si]
-                p0 = base[si] + (rs.boost_power if b_me else 0)
+            for si, effs in enumerate(effects):
+                p0 = base[si] + (rs.boost_power if b_me else 0) if with_base else 0
                 for vi in here:
                     p = p0
                     dh = 0
@@ -106,8 +113,81 @@ def crew_table(
                         if eff.check(ctx, ME, v, eff.param):
                             p += eff.power
                             dh += eff.heat
-                    power[si, ci, cj, vi] = p
-                    heat[si, ci, cj, vi] = dh
+                    power[si, ci, cj, vi] += p
+                    heat[si, ci, cj, vi] += dh
+
+
+@lru_cache(maxsize=256)
+def _plan_part(
+    version: str, slugs: tuple[str, ...], closed: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What of the crew table depends on the plans alone (base power, Boost, effects reading at
+    most the two plans), and ``present[config, vault]``: the config has a crew at the vault.
+    Shared by every night context with these crew types and closed vaults (read-only)."""
+    rs = get_ruleset(version)
+    cf = configs(version, closed)
+    n_c, n_v = len(cf.items), len(rs.vault_slugs)
+    power = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
+    heat = np.zeros_like(power)
+    no_context = {ME: 0, OPP: 0}
+    _tabulate(rs, cf, slugs, no_context, {}, _reads_plans_only, power, heat, with_base=True)
+    present = np.zeros((n_c, n_v), dtype=np.int16)
+    for ci, (_, vt) in enumerate(cf.items):
+        present[ci, list(set(vt))] = 1
+    for a in (power, heat, present):
+        a.flags.writeable = False
+    return power, heat, present
+
+
+@lru_cache(maxsize=4096)
+def crew_table(
+    version: str,
+    slugs: tuple[str, ...],
+    heat_me: int,
+    heat_opp: int,
+    last_winners: tuple[str | None, ...],
+    closed: frozenset[str],
+) -> CrewTable:
+    """``last_winners`` is per vault (ruleset order): ME, OPP or None, relative to this side.
+
+    The plan-only part is cached apart; effects that read only the start Heats or last night's
+    winners hold or not per crew type and vault, whatever the plans, so they are added to it as
+    a whole; an effect reading both (none in the vocabulary yet) is tabulated in full."""
+    rs = get_ruleset(version)
+    cf = configs(version, closed)
+    vaults = rs.vault_slugs
+    lw = {v: w for v, w in zip(vaults, last_winners, strict=True) if w is not None}
+    heat_start = {ME: heat_me, OPP: heat_opp}
+    power, heat, present = _plan_part(version, slugs, closed)
+    ctx = NightContext(
+        boost={ME: False, OPP: False},
+        vaults={ME: (), OPP: ()},
+        heat_start=heat_start,
+        last_winners=lw,
+    )
+    add_power = np.zeros((len(slugs), len(vaults)), dtype=np.int16)
+    add_heat = np.zeros_like(add_power)
+    for si, s in enumerate(slugs):
+        for eff in rs.compiled[s]:
+            if _reads_context_only(eff):
+                for vi, v in enumerate(vaults):
+                    if eff.check(ctx, ME, v, eff.param):
+                        add_power[si, vi] += eff.power
+                        add_heat[si, vi] += eff.heat
+    if add_power.any():
+        power = power + add_power[:, None, None, :] * present[None, :, None, :]
+    if add_heat.any():
+        heat = heat + add_heat[:, None, None, :] * present[None, :, None, :]
+
+    def mixed(eff: CompiledEffect) -> bool:
+        return not _reads_plans_only(eff) and not _reads_context_only(eff)
+
+    if any(mixed(e) for s in slugs for e in rs.compiled[s]):
+        power, heat = power.copy(), heat.copy()
+        _tabulate(rs, cf, slugs, heat_start, lw, mixed, power, heat, with_base=False)
+    base_heat = np.array(
+        [rs.boost_heat if b else -rs.quiet_cooling for b, _ in cf.items], dtype=np.int16
+    )
     return CrewTable(slugs, {s: i for i, s in enumerate(slugs)}, power, heat, base_heat)
 
 

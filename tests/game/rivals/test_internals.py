@@ -6,7 +6,11 @@ import numpy as np
 from scipy.optimize import linprog
 
 from game.engine import PLAYER, RIVAL, legal_plans, observe, resolve
+from game.engine.crew import CONDITION_KINDS
+from game.engine.rules import get_ruleset
 from game.rivals import beliefs, nightgame, policy
+from game.rivals.nightgame import ME, OPP
+from game.rivals.personas import list_personas
 from game.rivals.solver import exploitability, rm_plus
 
 from .helpers import random_position
@@ -69,3 +73,59 @@ def test_rm_plus_solves_a_bayesian_matrix_game_like_the_lp():
         )
         x, _ = rm_plus(u, starts, w, 2000)
         assert exploitability(u, starts, w, x, -res.fun) < 0.01
+
+
+def _full_table(version, slugs, heat_me, heat_opp, winners, closed):
+    """Every effect checked for every pair of plans: what crew_table must equal."""
+    rs = get_ruleset(version)
+    cf = nightgame.configs(version, closed)
+    lw = {v: w for v, w in zip(rs.vault_slugs, winners, strict=True) if w is not None}
+    shape = (len(slugs), len(cf.items), len(cf.items), len(rs.vault_slugs))
+    power, heat = np.zeros(shape, dtype=np.int16), np.zeros(shape, dtype=np.int16)
+    heat_start = {nightgame.ME: heat_me, nightgame.OPP: heat_opp}
+    nightgame._tabulate(rs, cf, slugs, heat_start, lw, lambda e: True, power, heat, with_base=True)
+    return power, heat
+
+
+def _table_cases():
+    rs = get_ruleset("2026.11")
+    decks = {tuple(sorted(set(p.deck))) for p in list_personas()}
+    winners = [(None, None, None), (ME, OPP, None), (OPP, OPP, OPP), (None, OPP, ME)]
+    for slugs in sorted(decks):
+        for closed in (frozenset(), frozenset({rs.vault_slugs[1]})):
+            for heat_me in range(7):
+                for heat_opp in (0, 3, 6):
+                    yield slugs, heat_me, heat_opp, winners[(heat_me + heat_opp) % 4], closed
+
+
+def test_crew_table_equals_checking_every_effect_for_every_pair_of_plans():
+    for slugs, heat_me, heat_opp, winners, closed in _table_cases():
+        table = nightgame.crew_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+        power, heat = _full_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+        assert np.array_equal(table.power, power), (slugs, heat_me, heat_opp, winners, closed)
+        assert np.array_equal(table.heat, heat), (slugs, heat_me, heat_opp, winners, closed)
+
+
+def test_crew_table_tabulates_in_full_an_effect_reading_plans_and_context(monkeypatch):
+    """No kind reads both yet; one that did would be checked pair by pair, not split."""
+    heat_kinds = {"self_heat_start_at_least", "rival_heat_start_at_least"}
+    reads_heat = {CONDITION_KINDS[k].check for k in heat_kinds}
+    monkeypatch.setattr(
+        nightgame,
+        "_reads_plans_only",
+        lambda e: e.check not in reads_heat and e.reads <= nightgame.PLAN_FIELDS,
+    )
+    monkeypatch.setattr(
+        nightgame, "_reads_context_only", lambda e: False
+    )  # heat and winner kinds now count as "mixed"
+    nightgame._plan_part.cache_clear()
+    nightgame.crew_table.cache_clear()
+    try:
+        for slugs, heat_me, heat_opp, winners, closed in list(_table_cases())[::5]:
+            table = nightgame.crew_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+            power, heat = _full_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+            assert np.array_equal(table.power, power)
+            assert np.array_equal(table.heat, heat)
+    finally:
+        nightgame._plan_part.cache_clear()
+        nightgame.crew_table.cache_clear()
