@@ -4,13 +4,18 @@ Serves the site with gunicorn on 127.0.0.1 (PostgreSQL, a real Celery worker on 
 then, in one run:
 
 1. the ceiling: N threads request a trivial DRF endpoint (GET /api/v1/crew/) for a few seconds;
-2. N concurrent players (threads, one requests.Session each, each passing the guest age check
+2. the seal route alone: every player seals prepared nights back to back (``--burst`` each), as
+   a throughput to set against the ceiling;
+3. rival tasks that find nothing to do (``--idle-tasks``): what one Celery round trip of the
+   rival's turn costs the worker before the rival thinks;
+4. N concurrent players (threads, one requests.Session each, each passing the guest age check
    through the API) play complete heists for a fixed time: start, then each night think for a
    moment (``--think``, 0 for bots), wait until the rival has sealed (phase "planning", polling
-   the view as the browser board does), and seal a random legal plan;
-3. between the two, the seal route alone: every player seals prepared nights back to back,
-   as a throughput to set against the ceiling.
+   the view as the browser board does), and seal a random legal plan.
 
+Around phases 1 to 3 it reads from /proc the CPU each part used (web, worker, PostgreSQL, Redis,
+this load client) and prints it per request, and from those the floor under a seal's CPU: its
+client part, the web part every request pays (the trivial request's) and one idle rival task.
 It prints heists per minute, the seal route's p50/p95/p99, the trivial endpoint's requests per
 second, and last the line ``seal_p95_ms: N``. Only loopback traffic; bounded in time and count;
 it stops by itself and ends every process it started.
