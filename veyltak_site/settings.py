@@ -165,7 +165,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Tasks reuse the worker's database connection as requests do (CONN_MAX_AGE, health checks:
 # veyltak_site/celery.py), instead of Celery's default of a new connection for every task.
-CELERY_DB_REUSE_MAX = 10_000
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 10_000, minimum=0)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     # Close heists nobody has sealed for HEIST_ABANDON_MINUTES (game.services).
