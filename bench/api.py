@@ -110,6 +110,40 @@ def fresh_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def bench_site(database: str, var_prefix: str) -> tuple[str, str, Path, dict[str, str]]:
+    """The benchmark's database URL, Redis URL (no db number), a new var/ folder and the
+    environment for the site's processes. Loopback only."""
+    db_url = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}")
+    redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
+    loopback_only(db_url)
+    loopback_only(redis)
+    var = Path(tempfile.mkdtemp(prefix=var_prefix))
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "CELERY_BROKER_URL": f"{redis}/12",
+        "REDIS_URL": f"{redis}/13",
+        "VEYLTAK_VAR_DIR": str(var),
+        "STATIC_PLAIN": "1",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("DATABASE_TEST_NAME", None)
+    return db_url, redis, var, env
+
+
+def fresh_site(python: str, db_url: str, redis: str, env: dict[str, str]) -> None:
+    """A new, migrated database with the catalogue loaded."""
+    print(
+        f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
+    )
+    fresh_database(db_url)
+    for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
+        subprocess.run(
+            [python, "manage.py", *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
+        )
+
+
 @dataclass
 class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -360,6 +394,33 @@ def start_process(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
         )
 
 
+def start_worker(
+    python: str, env: dict, log: Path, pool: str, concurrency: int
+) -> subprocess.Popen:
+    """A Celery worker of the site, as the Procfile runs it but quiet (warnings only)."""
+    return start_process(
+        [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "veyltak_site",
+            "worker",
+            "--loglevel",
+            "WARNING",
+            "--pool",
+            pool,
+            "--concurrency",
+            str(concurrency),
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        env,
+        log,
+    )
+
+
 def stop_process(proc: subprocess.Popen | None) -> None:
     if proc is None or proc.poll() is not None:
         return
@@ -407,36 +468,11 @@ def main() -> int:
     if not (1 <= args.players <= 200 and 1 <= args.duration <= 1800):
         raise SystemExit("players 1..200 and duration 1..1800 s keep the run bounded")
 
-    db_url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/veyltak_bench"
-    )
-    redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
-    loopback_only(db_url)
-    loopback_only(redis)
+    db_url, redis, var, env = bench_site("veyltak_bench", "veyltak-bench-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    var = Path(tempfile.mkdtemp(prefix="veyltak-bench-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "CELERY_BROKER_URL": f"{redis}/12",
-        "REDIS_URL": f"{redis}/13",
-        "VEYLTAK_VAR_DIR": str(var),
-        "STATIC_PLAIN": "1",
-        "DEBUG": "false",
-        "LOG_LEVEL": "WARNING",
-    }
-    env.pop("DATABASE_TEST_NAME", None)
     python = str(VENV_BIN / "python")
-
-    print(
-        f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
-    )
-    fresh_database(db_url)
-    for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
-        subprocess.run(
-            [python, "manage.py", *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
-        )
+    fresh_site(python, db_url, redis, env)
     subprocess.run(
         [python, "-m", "celery", "-A", "veyltak_site", "purge", "-f"],
         cwd=ROOT,
@@ -469,27 +505,7 @@ def main() -> int:
             env,
             var / "gunicorn.log",
         )
-        worker = start_process(
-            [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "veyltak_site",
-                "worker",
-                "--loglevel",
-                "WARNING",
-                "--pool",
-                "prefork",
-                "--concurrency",
-                str(args.celery_concurrency),
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            env,
-            var / "worker.log",
-        )
+        worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
         wait_port(port, 60, web)
         stats = Stats()
         players = [Player(base, i, stats, args) for i in range(args.players)]

@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -33,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api import (  # bench/api.py: the same process and CPU helpers
+    bench_site,
     cpu_by_part,
-    fresh_database,
-    loopback_only,
-    start_process,
+    fresh_site,
+    start_worker,
     stop_process,
     wait_worker_idle,
 )
@@ -127,59 +125,19 @@ def main() -> int:
     if not (1 <= args.heists <= 2000 and 1 <= args.idle <= 100_000):
         raise SystemExit("heists 1..2000 and idle 1..100000 keep the run bounded")
 
-    db_url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/veyltak_bench_worker"
-    )
-    redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
-    loopback_only(db_url)
-    loopback_only(redis)
-    var = Path(tempfile.mkdtemp(prefix="veyltak-bench-worker-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "CELERY_BROKER_URL": f"{redis}/12",
-        "REDIS_URL": f"{redis}/13",
-        "VEYLTAK_VAR_DIR": str(var),
-        "DEBUG": "false",
-        "LOG_LEVEL": "WARNING",
-        # This process plays the player only: it must never seal the rival's night itself.
-        "RIVAL_FALLBACK_SECONDS": "600",
-        "DJANGO_SETTINGS_MODULE": "veyltak_site.settings",
-    }
-    env.pop("DATABASE_TEST_NAME", None)
+    db_url, redis, var, env = bench_site("veyltak_bench_worker", "veyltak-bench-worker-")
+    # This process plays the player only: it must never seal the rival's night itself.
+    env["RIVAL_FALLBACK_SECONDS"] = "600"
+    env["DJANGO_SETTINGS_MODULE"] = "veyltak_site.settings"
     python = sys.executable
-    print(f"setting up: database {db_url.rsplit('/', 1)[-1]}, broker {redis}/12", flush=True)
-    fresh_database(db_url)
-    for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
-        subprocess.run(
-            [python, "manage.py", *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
-        )
+    fresh_site(python, db_url, redis, env)
     setup_django(env)
     from django.conf import settings
 
     from veyltak_site.celery import app
 
     app.control.purge()
-    worker = start_process(
-        [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "veyltak_site",
-            "worker",
-            "--pool",
-            args.pool,
-            "--concurrency",
-            str(args.concurrency),
-            "--loglevel",
-            "WARNING",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env,
-        var / "worker.log",
-    )
+    worker = start_worker(python, env, var / "worker.log", args.pool, args.concurrency)
     results: dict[str, float] = {}
     try:
         wait_ready(app, worker)
