@@ -13,21 +13,28 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import gate, selectors, services
+from accounts import extensions, gate, selectors, services
 from accounts.authentication import CsrfSessionAuthentication
 
 _INVALID_DATE = "Please enter a valid date."
 
 
+class _MeBase(serializers.Serializer):
+    authenticated = serializers.BooleanField()
+    username = serializers.CharField(allow_null=True)
+    adult_confirmed = serializers.BooleanField()
+    signs = serializers.IntegerField()
+
+
+# The /me answer: the fields above and those the apps above accounts registered in their
+# ready() (accounts.extensions), declared together so the schema says what is served. Built
+# when the URLconf imports this module, after every app is ready.
+MeSerializer = type("MeSerializer", (_MeBase,), extensions.me_declared())
+
+
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class MeApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
-
-    class MeSerializer(serializers.Serializer):
-        authenticated = serializers.BooleanField()
-        username = serializers.CharField(allow_null=True)
-        adult_confirmed = serializers.BooleanField()
-        signs = serializers.IntegerField()
 
     @extend_schema(responses=MeSerializer)
     def get(self, request):
@@ -38,8 +45,9 @@ class MeApi(APIView):
             "username": user.get_username() if authenticated else None,
             "adult_confirmed": selectors.adult_confirmed(request),
             "signs": selectors.signs_balance(user if authenticated else None),
+            **extensions.me_fields(request),
         }
-        return Response(self.MeSerializer(data).data)
+        return Response(MeSerializer(data).data)
 
 
 @method_decorator(gate.gate_door, name="dispatch")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts import gate
+from accounts import extensions, gate
 from accounts.models import Profile
 
 
@@ -40,44 +40,6 @@ def signs_balance(user: AbstractBaseUser | None) -> int:
     return 0
 
 
-def profile_history(user: AbstractBaseUser) -> list[dict]:
-    """The player's heists, newest first, as game.selectors.heist_history gives them:
-    {id, rival, difficulty, encounter, status, outcome, score: {you, rival}, created_at,
-    finished_at, replay_url}. The profile page, its tallies and the export read only this."""
-    # Imported here: game's API imports accounts (the gate permission), so accounts does not
-    # import game at module load, and neither app needs the other loaded first.
-    from game.selectors import heist_history
-
-    return heist_history(user_id=user.pk)
-
-
-def profile_tallies(history: list[dict]) -> list[dict]:
-    """Won/drawn/lost per (rival, difficulty) over finished heists, from `profile_history`."""
-    tallies: dict[tuple[str, str], dict] = {}
-    for row in history:
-        if row.get("outcome") not in ("win", "draw", "loss"):
-            continue  # in play or abandoned: no result to count
-        key = (row["rival"], row["difficulty"])
-        tally = tallies.setdefault(
-            key, {"rival": key[0], "difficulty": key[1], "win": 0, "draw": 0, "loss": 0}
-        )
-        tally[row["outcome"]] += 1
-    return sorted(tallies.values(), key=lambda t: (t["rival"], t["difficulty"]))
-
-
-def saved_decks(user: AbstractBaseUser) -> list[dict]:
-    """The player's saved decks, {name, cards, ruleset, created_at, updated_at}, for the export."""
-    from game.selectors import saved_decks_export
-
-    return saved_decks_export(user=user)
-
-
-def rival_names() -> dict[str, str]:
-    from game.selectors import rival_list
-
-    return {rival["slug"]: rival["name"] for rival in rival_list()}
-
-
 def account_export(*, user: AbstractBaseUser) -> dict:
     """Exactly one player's own data, as the export download carries it."""
     profile = profile_get(user=user)
@@ -104,6 +66,6 @@ def account_export(*, user: AbstractBaseUser) -> dict:
             ),
             "gate_version": profile.gate_version if profile else "",
         },
-        "heists": profile_history(user),
-        "decks": saved_decks(user),
+        # The apps above accounts add their parts (game: heists, decks): accounts.extensions.
+        **extensions.export_sections(user),
     }

@@ -3,8 +3,6 @@ decisions live in gate, services and selectors."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -19,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import gate, selectors, services
+from accounts import extensions, gate, selectors, services
 from accounts.forms import AgeCheckForm, DeleteAccountForm, ProfileForm
 from veyltak_site.exceptions import ApplicationError
 
@@ -99,37 +97,17 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         current = selectors.profile_get(user=user)
         form = ProfileForm(initial={"display_name": current.display_name if current else ""})
-    history = selectors.profile_history(user)
-    names = selectors.rival_names()
-    rows = [_history_row(row, names) for row in history]
-    tallies = [
-        {**tally, "rival_name": names.get(tally["rival"], tally["rival"])}
-        for tally in selectors.profile_tallies(history)
-    ]
     return render(
         request,
         "accounts/profile.html",
         {
             "form": form,
             "display_name": selectors.display_name(user=user),
-            "history": rows,
-            "tallies": tallies,
+            # What the apps above accounts show here (game: record and heists played).
+            "sections": extensions.profile_sections(user),
             "signs": selectors.signs_balance(user),
         },
     )
-
-
-def _history_row(row: dict, names: dict[str, str]) -> dict:
-    # The page links to the game's pages (the board while in play, the replay once closed);
-    # the export keeps game's own row, API links included.
-    closed = bool(row.get("replay_url"))
-    return {
-        **row,
-        "rival_name": names.get(row["rival"], row["rival"]),
-        "played_at": dt.datetime.fromisoformat(row["created_at"]),
-        "link": reverse("heist-replay" if closed else "heist", args=[row["id"]]),
-        "link_text": "Replay" if closed else "Continue",
-    }
 
 
 @login_required

@@ -71,17 +71,18 @@ def idle_turns(count: int, groups: dict[str, int]) -> float:
 
 def play_heists(difficulty: str, heists: int, groups: dict[str, int], seed: int) -> float:
     """Play ``heists`` heists to the end; the worker plays the rival. Worker ms per turn."""
-    from game import selectors, services
     from game.engine import PLAYER, legal_plans
     from game.models import HeistNight
-    from game.selectors import Owner
+    from game.owners import Owner
+    from game.selectors.heists import heist_load
+    from game.services.heists import heist_start, plan_seal
 
     rng = random.Random(seed)
     before = cpu_by_part(groups)["worker"]
     owner = {}
     for i in range(heists):
         who = Owner(user_id=None, guest_id=f"bench-{difficulty}-{i}")
-        snapshot = services.heist_start(
+        snapshot = heist_start(
             owner=who, rival=RIVALS[i % len(RIVALS)], difficulty=difficulty
         )
         owner[snapshot.heist.pk] = who
@@ -91,16 +92,15 @@ def play_heists(difficulty: str, heists: int, groups: dict[str, int], seed: int)
         deadline = time.monotonic() + WAIT_SECONDS
         still = []
         for pk in active:
-            heist, nights = selectors.heist_get_with_nights(heist_id=pk, owner=owner[pk])
-            row = nights[-1]
+            row = heist_load(heist_id=pk, owner=owner[pk]).nights[-1]
             while not HeistNight.objects.filter(pk=row.pk, rival_commitment__isnull=False).exists():
                 if time.monotonic() > deadline:
                     raise SystemExit(f"the worker did not seal night {row.night} of {pk}")
                 time.sleep(0.005)
             turns += 1
-            heist, nights = selectors.heist_get_with_nights(heist_id=pk, owner=owner[pk])
-            plan = rng.choice(legal_plans(selectors.heist_state(heist, nights), PLAYER))
-            _, snapshot = services.plan_seal(
+            state = heist_load(heist_id=pk, owner=owner[pk]).state
+            plan = rng.choice(legal_plans(state, PLAYER))
+            _, snapshot = plan_seal(
                 heist_id=pk,
                 owner=owner[pk],
                 night=row.night,

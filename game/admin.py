@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 
-from game import services
 from game.models import CrewType, Heist, HeistNight
+from game.services import heists as services
 
 
 @admin.register(CrewType)

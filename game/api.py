@@ -1,15 +1,18 @@
 """Thin API views (DESIGN.md section 5): parse with an input serializer, call one service or
-selector, render with an output serializer. Business refusals are ApplicationError, rendered by
+selector, answer with a presenter (game.presenters: each answer declared once, the schema read
+from the same declarations). Business refusals are ApplicationError, rendered by
 veyltak_site.exceptions as {"error": {"code", "message", "fields"?}}."""
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -17,23 +20,71 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CsrfSessionAuthentication
-from accounts.guest import guest_id
 from accounts.permissions import AdultConfirmed
-from game import selectors, services
-from game.selectors import Owner
-from game.serializers import (
+from game.owners import owner_from_request
+from game.presenters import catalogue as present_catalogue
+from game.presenters import heists as present_heists
+from game.presenters.catalogue import (
     CrewSerializer,
     DeckSerializer,
     EncounterSerializer,
-    HeistStartInputSerializer,
-    HeistViewSerializer,
-    ReplaySerializer,
     RivalSerializer,
-    SavedDeckInputSerializer,
     SavedDeckSerializer,
-    SealInputSerializer,
-    SealOutputSerializer,
 )
+from game.presenters.heists import HeistViewSerializer, ReplaySerializer, SealOutputSerializer
+from game.selectors import catalogue as catalogue_selectors
+from game.selectors.decks import saved_decks
+from game.selectors.heists import heist_load
+from game.services.decks import deck_delete, deck_save
+from game.services.heists import heist_start, plan_seal
+from game.services.rivals import rival_seal_overdue
+from veyltak_site.exceptions import ApplicationError
+
+# --- Inputs ---------------------------------------------------------------------------------
+
+
+class SavedDeckInputSerializer(serializers.Serializer):
+    # Bounds only: the name rule (1 to 40 characters once stripped) is deck_save's, with its
+    # own code, deck_name_invalid; the deck rules are the engine's.
+    name = serializers.CharField(max_length=200, allow_blank=True, help_text="1 to 40 characters.")
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=64), max_length=64, help_text="12 crew slugs."
+    )
+
+
+class HeistStartInputSerializer(serializers.Serializer):
+    rival = serializers.CharField(max_length=64)
+    difficulty = serializers.CharField(max_length=32)
+    deck = serializers.ListField(
+        child=serializers.CharField(max_length=64),
+        required=False,
+        max_length=64,
+        help_text="12 crew slugs; the ready-made starter deck when left out.",
+    )
+    encounter = serializers.CharField(
+        max_length=64, required=False, allow_null=True, allow_blank=True
+    )
+    client_seed = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        default="",
+        help_text="Your part of the heist's seed (provably fair); any text up to 64 characters.",
+    )
+
+
+class CrewEntryInputSerializer(serializers.Serializer):
+    card = serializers.IntegerField(help_text="A card id from your hand.")
+    vault = serializers.CharField(max_length=64)
+
+
+class SealInputSerializer(serializers.Serializer):
+    night = serializers.IntegerField(min_value=1)
+    # Long lists are refused by the engine (too_many_crew); the cap only bounds the request.
+    crew = CrewEntryInputSerializer(many=True, max_length=12)
+    boost = serializers.BooleanField(default=False)
+
 
 _ERROR = inline_serializer(
     name="Error",
@@ -54,51 +105,26 @@ def _errors(**codes: str) -> dict[int, OpenApiResponse]:
     return {int(s): OpenApiResponse(_ERROR, description=text) for s, text in codes.items()}
 
 
-@cache
-def _serializer(cls: type[serializers.Serializer], many: bool) -> serializers.BaseSerializer:
-    return cls(many=many)
-
-
-def render(cls: type[serializers.Serializer], data: Any, *, many: bool = False) -> Any:
-    """``cls(data, many=many).data``, with the serializer built once per process.
-
-    Output serializers hold no per-request state; building one deep-copies every declared
-    field, which for the heist view cost more than the rest of the request's Python.
-    """
-    return _serializer(cls, many).to_representation(data)
-
-
-# The heist view and the seal's answer are served as the selectors build them, without a pass
-# through HeistViewSerializer / SealOutputSerializer: the selectors emit exactly those fields
-# with JSON types, the serializers still declare the schema (drf-spectacular), and
-# tests/game/test_schema.py checks served answers against it and that rendering through the
-# serializers changes nothing. The pass cost about 1 ms a seal, for an identical dict.
-
-
-def request_owner(request) -> Owner:
-    user = request.user
-    return Owner(
-        user_id=user.pk if user.is_authenticated else None,
-        guest_id=guest_id(request),
-    )
-
-
 class CrewListApi(APIView):
     @extend_schema(responses=CrewSerializer(many=True))
     def get(self, request):
-        return Response(render(CrewSerializer, selectors.crew_catalogue(), many=True))
+        return Response(present_catalogue.crew_list(catalogue_selectors.crew_types()))
 
 
 class RivalListApi(APIView):
     @extend_schema(responses=RivalSerializer(many=True))
     def get(self, request):
-        return Response(render(RivalSerializer, selectors.rival_list(), many=True))
+        return Response(
+            present_catalogue.rival_list(
+                catalogue_selectors.rivals(), catalogue_selectors.difficulties()
+            )
+        )
 
 
 class EncounterListApi(APIView):
     @extend_schema(responses=EncounterSerializer(many=True))
     def get(self, request):
-        return Response(render(EncounterSerializer, selectors.encounter_list(), many=True))
+        return Response(present_catalogue.encounter_list(catalogue_selectors.encounters()))
 
 
 class DeckListApi(APIView):
@@ -106,7 +132,7 @@ class DeckListApi(APIView):
 
     @extend_schema(responses=DeckSerializer(many=True))
     def get(self, request):
-        return Response(render(DeckSerializer, selectors.deck_list(), many=True))
+        return Response(present_catalogue.deck_list(catalogue_selectors.ready_decks()))
 
 
 _DECK_ERRORS = {"403": "`not_authenticated`: saved decks are for signed-in players."}
@@ -121,8 +147,7 @@ class SavedDeckListApi(APIView):
 
     @extend_schema(responses={200: SavedDeckSerializer(many=True), **_errors(**_DECK_ERRORS)})
     def get(self, request):
-        decks = selectors.saved_decks(user=request.user)
-        return Response(render(SavedDeckSerializer, decks, many=True))
+        return Response(present_catalogue.saved_deck_list(saved_decks(user=request.user)))
 
     @extend_schema(
         request=SavedDeckInputSerializer,
@@ -144,13 +169,13 @@ class SavedDeckListApi(APIView):
     def post(self, request):
         data = SavedDeckInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        deck, created = services.deck_save(
+        deck, created = deck_save(
             user=request.user,
             name=data.validated_data["name"],
             cards=data.validated_data["cards"],
         )
         return Response(
-            render(SavedDeckSerializer, deck),
+            present_catalogue.saved_deck(deck),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -170,9 +195,13 @@ class SavedDeckDetailApi(APIView):
         }
     )
     def delete(self, request, deck_id: int):
-        services.deck_delete(user=request.user, name_or_id=deck_id)
+        deck_delete(user=request.user, name_or_id=deck_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
+
+# The id is routed by <uuid:...> converters; any other string gets the same 404 as an unknown
+# heist (the NotAHeist* routes), so the schema keeps declaring a string.
+_HEIST_ID = OpenApiParameter("heist_id", str, OpenApiParameter.PATH)
 
 _HEIST_ERRORS = {
     "403": "`age_check_required`: a guest who has not passed the age check.",
@@ -203,15 +232,15 @@ class HeistStartApi(APIView):
     def post(self, request):
         data = HeistStartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        snapshot = services.heist_start(
-            owner=request_owner(request),
+        snapshot = heist_start(
+            owner=owner_from_request(request),
             rival=data.validated_data["rival"],
             difficulty=data.validated_data["difficulty"],
             deck=data.validated_data.get("deck"),
             encounter=data.validated_data.get("encounter") or None,
             client_seed=data.validated_data["client_seed"],
         )
-        return Response(snapshot.view(), status=status.HTTP_201_CREATED)
+        return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -220,14 +249,14 @@ class HeistDetailApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
-    @extend_schema(responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)})
+    @extend_schema(
+        parameters=[_HEIST_ID], responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)}
+    )
     def get(self, request, heist_id):
-        heist, nights = selectors.heist_get_with_nights(
-            heist_id=heist_id, owner=request_owner(request)
-        )
+        snapshot = heist_load(heist_id=heist_id, owner=owner_from_request(request))
         # No worker sealed the rival's night in time: seal it here (DESIGN.md section 3.5).
-        services.rival_seal_overdue(heist=heist, nights=nights)
-        return Response(selectors.heist_view(heist, nights=nights))
+        rival_seal_overdue(snapshot=snapshot)
+        return Response(present_heists.heist_view(snapshot))
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -237,6 +266,7 @@ class HeistSealApi(APIView):
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
+        parameters=[_HEIST_ID],
         request=SealInputSerializer,
         responses={
             200: SealOutputSerializer,
@@ -254,14 +284,14 @@ class HeistSealApi(APIView):
     def post(self, request, heist_id):
         data = SealInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        result, snapshot = services.plan_seal(
+        night, snapshot = plan_seal(
             heist_id=heist_id,
-            owner=request_owner(request),
+            owner=owner_from_request(request),
             night=data.validated_data["night"],
             crew=[dict(c) for c in data.validated_data["crew"]],
             boost=data.validated_data["boost"],
         )
-        return Response({"result": result, "heist": snapshot.view()})
+        return Response(present_heists.seal_answer(night, snapshot))
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -274,19 +304,50 @@ class HeistReplayApi(APIView):
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
+        parameters=[_HEIST_ID],
         responses={
             200: ReplaySerializer,
             **_errors(
                 **{"409": "`heist_not_finished`: the heist is still being played."},
                 **_HEIST_ERRORS,
             ),
-        }
+        },
     )
     def get(self, request, heist_id):
-        heist, nights = selectors.heist_get_with_nights(
-            heist_id=heist_id, owner=request_owner(request)
-        )
-        return Response(render(ReplaySerializer, selectors.heist_replay(heist, nights=nights)))
+        snapshot = heist_load(heist_id=heist_id, owner=owner_from_request(request))
+        return Response(present_heists.replay(snapshot.heist, snapshot.nights))
+
+
+def _no_such_heist() -> ApplicationError:
+    return ApplicationError("not_found", "There is no such heist.", status_code=404)
+
+
+@method_decorator(never_cache, name="dispatch")
+class _NotAHeistId(APIView):
+    """A heist route whose id is not a UUID (the ``<str:...>`` routes after the ``<uuid:...>``
+    ones): the same answer as an unknown heist, after the same age check, so a client cannot
+    tell a malformed id from someone else's heist. Not in the schema."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+    permission_classes = [AdultConfirmed]
+
+
+class NotAHeistDetailApi(_NotAHeistId):
+    @extend_schema(exclude=True)
+    def get(self, request, heist_id):
+        raise _no_such_heist()
+
+
+class NotAHeistSealApi(_NotAHeistId):
+    @extend_schema(exclude=True)
+    def post(self, request, heist_id):
+        # The seal route reads its body before it looks for the heist.
+        SealInputSerializer(data=request.data).is_valid(raise_exception=True)
+        raise _no_such_heist()
+
+
+class NotAHeistReplayApi(NotAHeistDetailApi):
+    pass
 
 
 class ApiDocsView(SpectacularSwaggerSplitView):

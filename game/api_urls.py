@@ -13,7 +13,11 @@ urlpatterns = [
     path("decks/mine/", api.SavedDeckListApi.as_view(), name="api-saved-decks"),
     path("decks/mine/<int:deck_id>/", api.SavedDeckDetailApi.as_view(), name="api-saved-deck"),
     path("heists/", api.HeistStartApi.as_view(), name="api-heists"),
-    path("heists/<str:heist_id>/", api.HeistDetailApi.as_view(), name="api-heist"),
-    path("heists/<str:heist_id>/seal/", api.HeistSealApi.as_view(), name="api-heist-seal"),
-    path("heists/<str:heist_id>/replay/", api.HeistReplayApi.as_view(), name="api-heist-replay"),
+    path("heists/<uuid:heist_id>/", api.HeistDetailApi.as_view(), name="api-heist"),
+    path("heists/<uuid:heist_id>/seal/", api.HeistSealApi.as_view(), name="api-heist-seal"),
+    path("heists/<uuid:heist_id>/replay/", api.HeistReplayApi.as_view(), name="api-heist-replay"),
+    # Any other id: the same 404 as a heist that does not exist (not in the schema).
+    path("heists/<str:heist_id>/", api.NotAHeistDetailApi.as_view()),
+    path("heists/<str:heist_id>/seal/", api.NotAHeistSealApi.as_view()),
+    path("heists/<str:heist_id>/replay/", api.NotAHeistReplayApi.as_view()),
 ]

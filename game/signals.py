@@ -7,7 +7,7 @@ from django.dispatch import receiver
 
 from accounts.guest import guest_id
 from accounts.signals import account_deleting
-from game import services
+from game.services.heists import heists_anonymise, heists_claim_guest
 
 
 @receiver(user_signed_up, dispatch_uid="game.claim_guest_heists_on_signup")
@@ -16,9 +16,9 @@ def claim_guest_heists(sender, request, user, **kwargs) -> None:
     # accounts.guest keeps the id in the session data, which login() carries over, so the
     # heists this browser played as a guest move to the account it signed up or in with.
     if request is not None and hasattr(request, "session"):
-        services.heists_claim_guest(user=user, guest_id=guest_id(request))
+        heists_claim_guest(user=user, guest_id=guest_id(request))
 
 
 @receiver(account_deleting, dispatch_uid="game.anonymise_heists")
 def anonymise_heists(sender, user, **kwargs) -> None:
-    services.heists_anonymise(user=user)
+    heists_anonymise(user=user)

@@ -8,7 +8,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from game import services
+from game.services.heists import heists_abandon_stale
+from game.services.rivals import rival_plan_seal
 
 
 @shared_task(
@@ -28,12 +29,10 @@ def plan_rival_night(heist_id: str, night: int) -> bool:
     makes ``acks_late`` + ``reject_on_worker_lost`` safe: a redelivered or duplicated message
     finds the night sealed and changes nothing. A heist that is gone or over is a no-op.
     """
-    return services.rival_plan_seal(heist_id=heist_id, night=night)
+    return rival_plan_seal(heist_id=heist_id, night=night)
 
 
 @shared_task(name="game.abandon_stale_heists", acks_late=True, ignore_result=True)
 def abandon_stale_heists() -> int:
     """Periodic (CELERY_BEAT_SCHEDULE): close heists with no seal for HEIST_ABANDON_MINUTES."""
-    return services.heists_abandon_stale(
-        older_than=timedelta(minutes=settings.HEIST_ABANDON_MINUTES)
-    )
+    return heists_abandon_stale(older_than=timedelta(minutes=settings.HEIST_ABANDON_MINUTES))

@@ -1,13 +1,12 @@
 """Pages. Server-rendered; the heist board itself is static/js/board.js talking to the JSON API.
 
-Pages read through selectors and the rivals/engine data, never the models directly, and hold no
-rules: deck legality is the engine's validate_deck, the same check the API runs.
+Pages read through selectors, build their context with game.presenters and hold no rules: deck
+legality is the engine's validate_deck, the same check the API runs, and every rule sentence
+comes from game.engine.text.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 
 from django.contrib import messages
@@ -17,93 +16,28 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts.decorators import adult_required
-from accounts.guest import guest_id
-from game import selectors, services
-from game.engine.errors import DeckError
-from game.engine.rules import get_ruleset, validate_deck
-from game.rivals.personas import get_persona, list_difficulties, list_personas
-from game.selectors import Owner, crew_catalogue
+from game.engine import DeckError, get_ruleset, validate_deck
+from game.owners import owner_from_request
+from game.presenters import catalogue as present_catalogue
+from game.presenters import heists as present_heists
+from game.presenters import pages
+from game.presenters.pages import SAVED
+from game.selectors import catalogue as catalogue_selectors
+from game.selectors.decks import saved_deck_playable, saved_decks
+from game.selectors.heists import heist_get, heist_snapshot
+from game.services.decks import DECK_NAME_MAX, SAVED_DECKS_MAX, deck_delete, deck_save
+from game.services.heists import heist_start
 from veyltak_site.exceptions import ApplicationError
 
 # A guest keeps one deck in the session (issue 6); signed-in players save named decks
-# (SavedDeck, through services.deck_save).
+# (SavedDeck, through game.services.decks.deck_save).
 SESSION_DECK = "veyltak_deck"
-SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
-
-
-# --- helpers ----------------------------------------------------------------------------------
-
-
-def _crew_rows(ruleset):
-    return [
-        {"slug": c.slug, "name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
-        for c in ruleset.crew.values()
-    ]
-
-
-def _deck_summary(ruleset, deck):
-    """[(count, name)] in ruleset order: how a public decklist is shown."""
-    counts = Counter(deck)
-    return [(counts[s], c.name) for s, c in ruleset.crew.items() if counts[s]]
-
-
-def _join_nights(nights) -> str:
-    nights = sorted(nights)
-    if not nights:
-        return "no night"
-    if len(nights) > 2 and nights == list(range(nights[0], nights[-1] + 1)):
-        return f"nights {nights[0]} to {nights[-1]}"
-    if len(nights) == 1:
-        return f"night {nights[0]}"
-    return "nights " + ", ".join(str(n) for n in nights[:-1]) + f" and {nights[-1]}"
-
-
-def describe_modifiers(modifiers, ruleset) -> list[str]:
-    """An encounter's modifiers in full, as sentences (RULES.md: disclosed before play)."""
-    if not modifiers:
-        return []
-    lines = []
-    who = {"player": "You start", "you": "You start", "rival": "The rival starts"}
-    for side, heat in (modifiers.get("start_heat") or {}).items():
-        lines.append(f"{who.get(side, side)} at Heat {heat} (Energy {ruleset.energy_at(heat)}).")
-    names = {v.slug: v.name for v in ruleset.vaults}
-    for mod in modifiers.get("vault_mods") or []:
-        vault = names.get(mod.get("vault"), mod.get("vault"))
-        when = _join_nights(mod.get("nights") or [])
-        kind, amount = mod.get("kind"), mod.get("amount", 0)
-        text = {
-            "fixed": f"{vault}: loot is fixed at {amount} on {when}.",
-            "raise": f"{vault}: loot is raised by {amount} on {when}.",
-            "double": f"{vault}: loot is doubled on {when}.",
-            "closed": f"{vault} is closed on {when}: no crew may be sent there.",
-        }.get(kind, f"{vault}: {kind} {amount} on {when}.")
-        lines.append(text)
-    return lines
-
-
-def _encounters(ruleset):
-    """Encounters with their modifiers as sentences, for the picker."""
-    return [
-        dict(e, lines=describe_modifiers(e["modifiers"], ruleset))
-        for e in selectors.encounter_list()
-    ]
 
 
 def _saved_decks(request, ruleset):
-    """A signed-in player's saved decks for a page: each with its summary and whether the
-    current ruleset still accepts it."""
-    return [
-        {
-            "id": d.pk,
-            "name": d.name,
-            "cards": list(d.cards),
-            "choice": f"{SAVED}{d.pk}",
-            "summary": _deck_summary(ruleset, d.cards),
-            "legal": selectors.saved_deck_playable(d, ruleset=ruleset.version),
-            "updated_at": d.updated_at,
-        }
-        for d in selectors.saved_decks(user=request.user)
-    ]
+    decks = saved_decks(user=request.user)
+    playable = {d.pk: saved_deck_playable(d, ruleset=ruleset.version) for d in decks}
+    return pages.saved_deck_rows(decks, ruleset, playable)
 
 
 def _session_deck(request, ruleset):
@@ -120,15 +54,10 @@ def _session_deck(request, ruleset):
 
 
 def home(request):
-    featured = getattr(selectors, "featured_heist", None)  # the featured-heist rotation, when built
     return render(
         request,
         "home.html",
-        {
-            "crew": crew_catalogue(),
-            "featured": featured() if featured else None,
-            "ruleset": get_ruleset(),
-        },
+        {"crew": catalogue_selectors.crew_types(), "ruleset": get_ruleset()},
     )
 
 
@@ -137,12 +66,12 @@ def home(request):
 def play(request):
     """The rival picker: rival, difficulty, encounter, deck, Start."""
     ruleset = get_ruleset()
-    personas = list_personas()
-    difficulties = list_difficulties()
-    encounters = _encounters(ruleset)
+    personas = catalogue_selectors.rivals()
+    difficulties = catalogue_selectors.difficulties()
+    encounters = present_catalogue.encounter_choices(catalogue_selectors.encounters(), ruleset)
     my_deck = _session_deck(request, ruleset)
     saved = [d for d in _saved_decks(request, ruleset) if d["legal"]]
-    starters = selectors.deck_list()
+    starters = catalogue_selectors.ready_decks()
     # The deck offered first: the saved deck saved last, else the guest's session deck.
     latest = max(saved, key=lambda d: d["updated_at"], default=None)
     default_deck = latest["choice"] if latest else "mine" if my_deck else "starter"
@@ -166,7 +95,7 @@ def play(request):
             if deck is None:  # deleted meanwhile, or not this player's
                 error = "That saved deck is not there any more: pick another."
         elif chosen["deck"]:
-            deck = next((d["deck"] for d in starters if d["slug"] == chosen["deck"]), None)
+            deck = next((list(d.deck) for d in starters if d.slug == chosen["deck"]), None)
         if error is None:
             try:
                 heist_id = _start_heist(
@@ -186,7 +115,7 @@ def play(request):
             "name": p.name,
             "tagline": p.tagline,
             "bio": p.bio,
-            "deck": _deck_summary(ruleset, p.deck),
+            "deck": pages.deck_summary(ruleset, p.deck),
             "emblem": f"images/emblems/{p.slug}.svg",
         }
         for p in personas
@@ -199,25 +128,31 @@ def play(request):
             "difficulties": difficulties,
             "encounters": encounters,
             "chosen": chosen,
-            "my_deck": _deck_summary(ruleset, my_deck) if my_deck else None,
+            "my_deck": pages.deck_summary(ruleset, my_deck) if my_deck else None,
             "saved_decks": saved,
-            "starters": [dict(d, summary=_deck_summary(ruleset, d["deck"])) for d in starters],
+            "starters": [
+                {
+                    "slug": d.slug,
+                    "name": d.name,
+                    "description": d.description,
+                    "summary": pages.deck_summary(ruleset, d.deck),
+                }
+                for d in starters
+            ],
             "error": error,
         },
         status=400 if error else 200,
     )
 
 
-def _owner(request) -> Owner:
-    if request.user.is_authenticated:
-        return Owner(user_id=request.user.pk, guest_id=guest_id(request))
-    return Owner(user_id=None, guest_id=guest_id(request))
-
-
 def _start_heist(request, *, rival, difficulty, deck, encounter):
     """Start a heist through the heist service (the same one POST /api/v1/heists/ calls)."""
-    snapshot = services.heist_start(
-        owner=_owner(request), rival=rival, difficulty=difficulty, deck=deck, encounter=encounter
+    snapshot = heist_start(
+        owner=owner_from_request(request),
+        rival=rival,
+        difficulty=difficulty,
+        deck=deck,
+        encounter=encounter,
     )
     return snapshot.heist.pk
 
@@ -227,11 +162,13 @@ def deck(request):
     """The Heist board: build a 12-card deck. Guests keep one in the session; signed-in players
     save it under a name (services.deck_save) and load or delete their saved decks here."""
     ruleset = get_ruleset()
-    crew = _crew_rows(ruleset)
+    crew = pages.crew_rows(ruleset)
     starters = [
-        {"slug": d["slug"], "name": d["name"], "deck": d["deck"]} for d in selectors.deck_list()
+        {"slug": d.slug, "name": d.name, "deck": list(d.deck)}
+        for d in catalogue_selectors.ready_decks()
     ] + [
-        {"slug": p.slug, "name": f"{p.name}'s deck", "deck": list(p.deck)} for p in list_personas()
+        {"slug": p.slug, "name": f"{p.name}'s deck", "deck": list(p.deck)}
+        for p in catalogue_selectors.rivals()
     ]
     signed_in = request.user.is_authenticated
     mine = _saved_decks(request, ruleset) if signed_in else []
@@ -272,9 +209,7 @@ def deck(request):
             else:
                 if signed_in:
                     try:
-                        deck_row, _ = services.deck_save(
-                            user=request.user, name=name, cards=deck_list
-                        )
+                        deck_row, _ = deck_save(user=request.user, name=name, cards=deck_list)
                     except ApplicationError as exc:
                         reason = exc.message
                     else:
@@ -303,9 +238,9 @@ def deck(request):
             "saved": saved is not None,
             "saved_decks": mine,
             "loaded": loaded if request.method == "GET" else None,
-            "saved_max": services.SAVED_DECKS_MAX,
+            "saved_max": SAVED_DECKS_MAX,
             "name": name,
-            "name_max": services.DECK_NAME_MAX,
+            "name_max": DECK_NAME_MAX,
         },
         status=400 if reason else 200,
     )
@@ -315,7 +250,7 @@ def _delete_saved(request, deck_id, mine):
     """Delete one of the player's saved decks; returns why it was refused, if it was."""
     deck_row = next((d for d in mine if str(d["id"]) == deck_id), None)
     try:
-        services.deck_delete(user=request.user, name_or_id=int(deck_id))
+        deck_delete(user=request.user, name_or_id=int(deck_id))
     except (ValueError, ApplicationError):
         return "There is no such saved deck."
     messages.success(request, f"Deck “{deck_row['name'] if deck_row else deck_id}” deleted.")
@@ -354,32 +289,10 @@ def _deck_reason(counts, ruleset):
     return None
 
 
-def _rules_json(ruleset) -> str:
-    """The ruleset numbers and names the board needs, for its data-rules attribute."""
-    return json.dumps(
-        {
-            "version": ruleset.version,
-            "nights": ruleset.nights,
-            "max_crew": ruleset.max_crew,
-            "heat_max": ruleset.heat_max,
-            "boost_lock_heat": ruleset.boost_lock_heat,
-            "boost_power": ruleset.boost_power,
-            "boost_heat": ruleset.boost_heat,
-            "energy_by_heat": list(ruleset.energy_by_heat),
-            "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
-            "crew": {
-                c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
-                for c in ruleset.crew.values()
-            },
-        },
-        separators=(",", ":"),
-    )
-
-
 def _owned_heist(request, heist_id):
     """The player's own heist, or 404 (another player's heist is a 404 too, as in the API)."""
     try:
-        return selectors.heist_get(heist_id=heist_id, owner=_owner(request))
+        return heist_get(heist_id=heist_id, owner=owner_from_request(request))
     except ApplicationError as exc:
         raise Http404(exc.message) from None
 
@@ -405,16 +318,13 @@ def heist(request, heist_id):
         {
             "heist_id": heist_id,
             "api": "/api/v1/",
-            "rules_json": _rules_json(ruleset),
-            "rival_name": get_persona(game.rival).name,
+            "rules_json": pages.board_rules(ruleset),
+            "rival_name": catalogue_selectors.rival_get(game.rival).name,
             "night": game.night,
             "nights": ruleset.nights,
             "urls": _urls(heist_id),
         },
     )
-
-
-_OUTCOME_TEXT = {"win": "You win", "loss": "The rival wins", "draw": "A draw"}
 
 
 @adult_required
@@ -423,26 +333,17 @@ def heist_result(request, heist_id):
     game = _owned_heist(request, heist_id)
     if not game.is_closed:
         return redirect("heist", heist_id=heist_id)
-    view = selectors.heist_view(game)
+    view = present_heists.heist_view(heist_snapshot(game))
     result = view["result"]
-    nights = [
-        {
-            "night": n["night"],
-            "you": sum(v["loot"] for v in n["vaults"] if v["winner"] == "you"),
-            "rival": sum(v["loot"] for v in n["vaults"] if v["winner"] == "rival"),
-            "score": n["score"],
-        }
-        for n in view["history"]
-    ]
     return render(
         request,
         "game/result.html",
         {
             "view": view,
             "result": result,
-            "outcome": _OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
-            "nights": nights,
-            "difficulties": list_difficulties(),
+            "outcome": pages.OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
+            "nights": pages.result_nights(view["history"]),
+            "difficulties": catalogue_selectors.difficulties(),
             "urls": _urls(heist_id),
         },
     )
@@ -454,8 +355,9 @@ def heist_replay(request, heist_id):
     game = _owned_heist(request, heist_id)
     if not game.is_closed:
         return redirect("heist", heist_id=heist_id)
-    view = selectors.heist_view(game)
-    record = selectors.heist_replay(game)
+    snapshot = heist_snapshot(game)
+    view = present_heists.heist_view(snapshot)
+    record = present_heists.replay_record(game, snapshot.nights)
     history = view["history"]
     try:
         night = int(request.GET.get("night", "1"))
@@ -475,72 +377,8 @@ def heist_replay(request, heist_id):
             "record": record,
             "night": night,
             "count": len(history),
-            "current": _replay_night(current, ruleset, engine) if current else None,
+            "current": pages.replay_night(current, ruleset, engine) if current else None,
             "history": history,
             "urls": _urls(heist_id),
         },
     )
-
-
-_SWAP = re.compile(r"\bthe rival's\b|\bthe rival\b|\byour\b|\byou\b")
-_SWAPPED = {"the rival's": "your", "the rival": "you", "your": "its", "you": "it"}
-
-
-def _from_rival_side(reason: str) -> str:
-    """A condition as the engine words it for its owner, reworded for the rival's own crew."""
-    return _SWAP.sub(lambda m: _SWAPPED[m.group(0)], reason)
-
-
-def _parts(entry, *, rival: bool) -> str:
-    """An engine breakdown as one line: base 1 · Boost +2 · bonus +2 (you Boosted)."""
-    words = []
-    for part in entry.get("breakdown", []):
-        amount = f"{part['amount']:+d}" if part["kind"] != "base" else str(part["amount"])
-        if part["kind"] == "bonus":
-            why = part.get("reason", "").split(": ", 1)[-1]
-            words.append(f"bonus {amount} ({_from_rival_side(why) if rival else why})")
-        else:
-            words.append(
-                f"{part['kind'].capitalize() if part['kind'] == 'boost' else 'base'} {amount}"
-            )
-    return " · ".join(words)
-
-
-def _replay_night(result, ruleset, engine=None):
-    """One night of a finished heist, arranged per vault for the replay page. ``engine`` is the
-    replay record's copy of the night (with each crew's power breakdown), when there is one."""
-    name = {c.slug: c.name for c in ruleset.crew.values()}
-    engine_crew = {
-        side: (engine or {}).get(key, {}).get("crew", [])
-        for side, key in (("you", "player"), ("rival", "rival"))
-    }
-
-    def rows(side, vault):
-        out = []
-        for i, c in enumerate(result[side]["crew"]):
-            if c["vault"] != vault:
-                continue
-            detail = engine_crew[side][i] if i < len(engine_crew[side]) else {}
-            out.append(
-                {
-                    "name": name.get(c["crew"], c["crew"]),
-                    "power": c["power"],
-                    "parts": _parts(detail, rival=side == "rival"),
-                }
-            )
-        return out
-
-    vaults = [
-        {
-            "name": ruleset.vault_name(v["slug"]),
-            "loot": result["loot"].get(v["slug"], v["loot"]),
-            "you_power": v["you_power"],
-            "rival_power": v["rival_power"],
-            "winner": v["winner"],
-            "won": v["loot"],
-            "you": rows("you", v["slug"]),
-            "rival": rows("rival", v["slug"]),
-        }
-        for v in result["vaults"]
-    ]
-    return dict(result, vault_rows=vaults)

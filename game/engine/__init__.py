@@ -15,7 +15,7 @@ from .night import (
     validate_plan,
 )
 from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
-from .rng import Stream, canonical_plan, commit_plan, heist_key, seed_commitment
+from .rng import Stream, canonical_plan, commit_plan, heist_key, rival_stream, seed_commitment
 from .rules import (
     DEFAULT_VERSION,
     Ruleset,
@@ -73,6 +73,7 @@ __all__ = [
     "plan_canonical",
     "plan_slugs",
     "resolve",
+    "rival_stream",
     "seed_commitment",
     "validate_deck",
     "validate_plan",

@@ -27,6 +27,16 @@ Labels, one stream per purpose, so that the order of play never shifts another d
 * ``loot/{night}/{vault}``: the loot of ``vault`` on ``night`` (1-based), ``randint(loot_min,
   loot_max)``, drawn before any encounter modifier.
 
+The computer rival's own stream for a night (:func:`rival_stream`)::
+
+    rival_key    = HMAC-SHA256(key=heist_key, msg=b"veyltak/rival-stream/v1")
+    rival stream = Stream(rival_key, "rival/{night}")
+
+Derived from the heist key, so the same position and policy always give the same plan (a worker
+and the web fallback racing each other compute the same plan), under a one-way sub-key, so the
+policy, which holds the stream, can never recover the heist key (and with it the future loot or
+the player's draws) from it.
+
 Plan commitments (DESIGN.md section 5)::
 
     canonical  = json.dumps({"boost": b, "crew": sorted([[crew_slug, vault], ...])},
@@ -46,6 +56,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _KEY_DOMAIN = b"veyltak/heist-key/v1"
+_RIVAL_KEY_DOMAIN = b"veyltak/rival-stream/v1"
 _WORD = struct.Struct(">I")
 _TWO32 = 1 << 32
 
@@ -113,6 +124,11 @@ class Stream:
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
         return tuple(items)
+
+
+def rival_stream(key: bytes, night: int) -> Stream:
+    """The rival policy's random stream for ``night`` of the heist with key ``key``."""
+    return Stream(hmac.digest(key, _RIVAL_KEY_DOMAIN, "sha256"), f"rival/{night}")
 
 
 def randint_once(key: bytes, label: str, a: int, b: int) -> int:

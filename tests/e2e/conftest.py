@@ -77,7 +77,7 @@ def _static_root():
 @pytest.fixture
 def site(_static_root, live_server, settings, transactional_db):
     """The live server with the catalogue loaded and the rival sealed at once (no worker)."""
-    from game.services import catalogue_load
+    from game.services.catalogue import catalogue_load
 
     # No Celery worker in these tests: the seal service's fallback seals the rival in-process.
     settings.RIVAL_FALLBACK_SECONDS = 0.2

@@ -141,7 +141,7 @@ def test_rival_not_sealed_when_the_fallback_cannot_seal(guest, monkeypatch):
     def broken_policy(*args, **kwargs):
         raise RuntimeError("the rival's policy is down")
 
-    monkeypatch.setattr("game.services.choose_plan", broken_policy)
+    monkeypatch.setattr("game.services.rivals.choose_plan", broken_policy)
     seal_refused(guest, view, {"night": 1, "crew": []}, 409, "rival_not_sealed")
     monkeypatch.undo()
     # Once the policy answers again, the same request goes through.

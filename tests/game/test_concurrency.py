@@ -11,8 +11,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from game import services
 from game.models import Heist, HeistNight
+from game.services import heists as services
+from game.services import rivals as rival_services
 from game.tasks import plan_rival_night
 from tests.game.conftest import age_checked_client, post, start
 
@@ -103,14 +104,14 @@ def test_rival_seal_run_twice_at_once_seals_one_plan(monkeypatch):
     heist_id = start(client)["id"]
     # Both runs compute their plan before either writes: the claim alone decides.
     both_computed = threading.Barrier(2)
-    real = services.choose_plan
+    real = rival_services.choose_plan
 
     def choose_plan(*args, **kwargs):
         plan = real(*args, **kwargs)
         both_computed.wait(timeout=10)
         return plan
 
-    monkeypatch.setattr(services, "choose_plan", choose_plan)
+    monkeypatch.setattr(rival_services, "choose_plan", choose_plan)
     results = run_threads(
         lambda: plan_rival_night(heist_id, 1), lambda: plan_rival_night(heist_id, 1)
     )
@@ -119,7 +120,7 @@ def test_rival_seal_run_twice_at_once_seals_one_plan(monkeypatch):
     sealed = (night.rival_plan, night.rival_nonce, night.rival_commitment, night.rival_sealed_at)
     assert all(v is not None for v in sealed)
     # A third run, later, changes nothing either.
-    monkeypatch.setattr(services, "choose_plan", real)
+    monkeypatch.setattr(rival_services, "choose_plan", real)
     assert plan_rival_night(heist_id, 1) is False
     night.refresh_from_db()
     assert (night.rival_plan, night.rival_nonce, night.rival_commitment, night.rival_sealed_at) == (

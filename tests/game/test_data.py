@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from game.engine import Encounter, get_ruleset, validate_deck
-from game.selectors import deck_list, encounter_get, encounter_list
+from game.presenters import catalogue as present
+from game.selectors.catalogue import encounter_get, encounters, ready_decks
+
+
+def encounter_list():
+    return present.encounter_list(encounters())
 
 pytestmark = [pytest.mark.django_db]
 
@@ -41,10 +46,10 @@ def test_encounter_route_shows_every_modifier(client):
 
 
 def test_ready_made_decks_are_legal():
-    decks = deck_list()
-    assert len(decks) >= 3 and "starter" in {d["slug"] for d in decks}
+    decks = ready_decks()
+    assert len(decks) >= 3 and "starter" in {d.slug for d in decks}
     for deck in decks:
-        validate_deck(get_ruleset(), deck["deck"])
+        validate_deck(get_ruleset(), deck.deck)
 
 
 def test_rivals_route(client):

@@ -8,9 +8,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.services import account_delete
-from game import selectors, services
 from game.engine.rules import DEFAULT_VERSION, get_ruleset
 from game.models import Heist, SavedDeck
+from game.selectors import decks as selectors
+from game.services import decks as services
 from game.views import SESSION_DECK
 from tests.game.conftest import make_player, post
 from tests.game.test_pages import STARTER_SLUGS

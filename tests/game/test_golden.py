@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import json
 import os
 import secrets
@@ -28,6 +29,7 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -177,10 +179,9 @@ def _player(s: Session, email: str) -> tuple[object, Client]:
 
 
 def scenario(s: Session) -> None:
-    from game.services import catalogue_load
     from game.tasks import abandon_stale_heists
 
-    catalogue_load()
+    call_command("load_catalogue", stdout=io.StringIO())
     anon = Client()
     for what in ("crew", "rivals", "encounters", "decks"):
         s.get(f"catalogue-{what}", anon, f"/api/v1/{what}/")
@@ -358,12 +359,20 @@ def test_golden_answers_are_byte_identical(deterministic):
         index = [meta for meta, _ in s.entries]
         (GOLDEN / "index.json").write_text(json.dumps(index, indent=1) + "\n", "utf-8")
         pytest.skip(f"recorded {len(index)} answers in {GOLDEN}")
+    dump = os.environ.get("GOLDEN_DUMP")  # a folder: write what was served, to diff by hand
+    if dump:
+        Path(dump).mkdir(parents=True, exist_ok=True)
+        for meta, body in s.entries:
+            (Path(dump) / f"{meta['name']}.json").write_bytes(body)
     expected = _read_index()
     asked = [meta for meta, _ in s.entries]
     assert asked == expected
-    for meta, body in s.entries:
-        golden = (GOLDEN / f"{meta['name']}.json").read_bytes()
-        assert body == golden, f"{meta['name']}: {meta['method']} {meta['path']} changed"
+    changed = [
+        f"{meta['name']}: {meta['method']} {meta['path']}"
+        for meta, body in s.entries
+        if body != (GOLDEN / f"{meta['name']}.json").read_bytes()
+    ]
+    assert not changed, f"{len(changed)} answers changed: {changed}"
 
 
 def test_the_golden_set_covers_what_it_claims():

@@ -11,8 +11,8 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from game.models import Heist
-from game.selectors import heist_history
-from game.services import heists_abandon_stale
+from game.presenters.profile import export_heists
+from game.services.heists import heists_abandon_stale
 from game.tasks import abandon_stale_heists
 from tests.game.conftest import make_player, play_out, post, start
 
@@ -112,7 +112,7 @@ def test_history_rows_for_the_profile(player):
     user, client = player
     done = play_out(client, start(client, encounter="hot-start"), seed=10)
     active = start(client, rival="split-circuit", difficulty="safecracker")
-    rows = heist_history(user_id=user.pk)
+    rows = export_heists(user)
     assert [r["id"] for r in rows] == [active["id"], done["id"]]
     finished = rows[1]
     assert finished["encounter"] == "hot-start" and finished["status"] == "finished"

@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 
 from game.engine.rules import get_ruleset
-from game.services import catalogue_load
-from game.views import SESSION_DECK, describe_modifiers
+from game.engine.text import encounter_lines
+from game.services.catalogue import catalogue_load
+from game.views import SESSION_DECK
 from tests.game.conftest import make_player, post, start
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +141,7 @@ def test_deck_builder_saves_a_legal_deck_in_the_session():
 
 def test_describe_modifiers_in_words():
     rules = get_ruleset()
-    lines = describe_modifiers(
+    lines = encounter_lines(
         {
             "start_heat": {"player": 2},
             "vault_mods": [

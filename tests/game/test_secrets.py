@@ -22,7 +22,7 @@ from game.engine import PLAYER, RIVAL
 from game.engine.setup import night_loot
 from game.models import Heist, HeistNight
 from game.rivals.personas import get_persona
-from game.selectors import heist_nights, heist_state
+from game.selectors.heists import heist_nights, heist_state
 from game.tasks import plan_rival_night
 from tests.game.conftest import crew_costs, legal_plan, post, start
 

@@ -8,8 +8,8 @@ import time
 import pytest
 from django.db import connection
 
-from game import services
 from game.models import Heist, HeistNight
+from game.services import rivals as services
 from game.tasks import plan_rival_night
 from tests.game.conftest import age_checked_client, play_out, post, start, wait_for_phase
 

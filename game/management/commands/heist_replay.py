@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from game import selectors
 from game.models import Heist
+from game.presenters.heists import replay
+from game.selectors.heists import heist_nights
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -21,7 +22,7 @@ class Command(BaseCommand):
         if heist is None:
             raise CommandError(f"no heist {heist_id}")
         try:
-            record = selectors.heist_replay(heist)
+            record = replay(heist, heist_nights(heist))
         except ApplicationError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(json.dumps(record, indent=2))

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 
-from game import selectors
+from game import catalogue
 from game.engine.rules import DEFAULT_VERSION
-from game.services import catalogue_load
+from game.services.catalogue import catalogue_load
 
 
 class Command(BaseCommand):
@@ -16,5 +16,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Catalogue: {count} crew types of ruleset {ruleset}.")
         # Encounters and ready-made decks are JSON data (game/data/), validated against the
         # ruleset when read: a bad file fails here, at start-up, not in a player's heist.
-        encounters, decks = selectors.encounter_list(), selectors.deck_list()
-        self.stdout.write(f"Data: {len(encounters)} encounters, {len(decks)} ready-made decks.")
+        loaded = catalogue.active()
+        self.stdout.write(
+            f"Data: {len(loaded.encounters)} encounters, {len(loaded.decks)} ready-made decks."
+        )

@@ -1,0 +1,43 @@
+"""Domain objects the services return and the presenters read (no queries of their own)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+
+from game.engine import HeistState
+from game.models import Heist, HeistNight
+
+
+class HeistSnapshot:
+    """A heist, its nights in order (one instance of the heist shared by all of them) and the
+    engine state rebuilt from them. The state is given, or rebuilt by ``rebuild`` on first use
+    (a rival task that finds its night sealed already never pays for the rebuild)."""
+
+    def __init__(
+        self,
+        heist: Heist,
+        nights: list[HeistNight],
+        state: HeistState | None = None,
+        *,
+        rebuild: Callable[[Heist, list[HeistNight]], HeistState] | None = None,
+    ) -> None:
+        if state is None and rebuild is None:
+            raise ValueError("a snapshot needs its state or a way to rebuild it")
+        self.heist = heist
+        self.nights = nights
+        self._rebuild = rebuild
+        if state is not None:
+            self.__dict__["state"] = state
+
+    @cached_property
+    def state(self) -> HeistState:
+        return self._rebuild(self.heist, self.nights)
+
+    @property
+    def current(self) -> HeistNight | None:
+        """The night being played (sealed by the rival or not), or None once the heist is over."""
+        if self.heist.is_closed:
+            return None
+        night = self.heist.night
+        return next((n for n in self.nights if n.night == night and n.result is None), None)

@@ -1,0 +1,117 @@
+"""Reads of heists.
+
+Heist state is never stored: :func:`heist_state` rebuilds it from what the models keep (ruleset
+version, decks, seeds, encounter, every sealed plan) with the engine. The reads of one heist
+return a :class:`game.domain.HeistSnapshot`: the heist with its nights and that state.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+
+from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+
+from game.domain import HeistSnapshot
+from game.engine import PLAYER, RIVAL, HeistState, Plan, new_heist, resolve
+from game.models import Heist, HeistNight
+from game.owners import Owner
+from veyltak_site.exceptions import ApplicationError
+
+
+def _not_found() -> ApplicationError:
+    return ApplicationError("not_found", "There is no such heist.", status_code=404)
+
+
+def heist_get(*, heist_id: uuid.UUID, owner: Owner) -> Heist:
+    """The heist if ``owner`` owns it; anyone else's, or none, is the same 404."""
+    heist = Heist.objects.filter(owner.heist_filter(), pk=heist_id).first()
+    if heist is None:
+        raise _not_found()
+    return heist
+
+
+def _with_nights(rows: QuerySet[HeistNight]) -> tuple[Heist, list[HeistNight]] | None:
+    nights = list(rows.order_by("night"))
+    if not nights:
+        return None
+    heist = nights[0].heist
+    for night in nights:
+        night.heist = heist  # one instance, as heist.nights would give
+    return heist, nights
+
+
+def heist_load(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) -> HeistSnapshot:
+    """The owner's heist, its nights and its state, in one query (the hot path of the view and
+    the seal). A night row exists from the start, so joining from the nights always finds the
+    heist; ``lock`` locks only the heist row (FOR UPDATE OF game_heist) for the caller's
+    transaction. Anyone else's heist, or none, is the same 404."""
+    rows = HeistNight.objects.select_related("heist").filter(
+        owner.heist_filter(prefix="heist__"), heist_id=heist_id
+    )
+    if lock:
+        rows = rows.select_for_update(of=("heist",))
+    found = _with_nights(rows)
+    if found is None:
+        raise _not_found()
+    heist, nights = found
+    return HeistSnapshot(heist, nights, heist_state(heist, nights))
+
+
+def heist_load_any(*, heist_id: uuid.UUID | str) -> HeistSnapshot | None:
+    """A heist by id whoever owns it (the rival's task, staff commands), or None."""
+    found = _with_nights(HeistNight.objects.select_related("heist").filter(heist_id=heist_id))
+    if found is None:
+        return None
+    heist, nights = found
+    return HeistSnapshot(heist, nights, rebuild=heist_state)
+
+
+def heist_snapshot(heist: Heist) -> HeistSnapshot:
+    nights = heist_nights(heist)
+    return HeistSnapshot(heist, nights, heist_state(heist, nights))
+
+
+def heist_nights(heist: Heist) -> list[HeistNight]:
+    return list(HeistNight.objects.filter(heist=heist).order_by("night"))
+
+
+def heist_plans(night: HeistNight) -> dict[str, Plan]:
+    return {
+        PLAYER: Plan.from_dict(night.player_plan),
+        RIVAL: Plan.from_dict(night.rival_plan),
+    }
+
+
+def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
+    """Rebuild the engine state: start the heist, then resolve every resolved night in order."""
+    state = new_heist(
+        ruleset=heist.ruleset,
+        player_deck=heist.player_deck,
+        rival_deck=heist.rival_deck,
+        server_seed=heist.server_seed,
+        client_seed=heist.client_seed,
+        encounter=heist.encounter,
+    )
+    for night in nights:
+        if night.result is None:
+            continue
+        if night.night != state.night:
+            raise RuntimeError(f"heist {heist.pk}: stored night {night.night} out of order")
+        state, _ = resolve(state, heist_plans(night))
+    return state
+
+
+def player_heists(*, user_id: int) -> list[Heist]:
+    """A signed-in player's heists, newest first, each with ``last_score`` (the engine's score
+    dict after the last night played, or None): the profile's history and the export."""
+    last_score = (
+        HeistNight.objects.filter(heist=OuterRef("pk"), result__isnull=False)
+        .order_by("-night")
+        .values("result__score")[:1]
+    )
+    return list(
+        Heist.objects.filter(user_id=user_id)
+        .annotate(last_score=Subquery(last_score, output_field=JSONField()))
+        .order_by("-created_at")
+    )

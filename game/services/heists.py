@@ -1,0 +1,290 @@
+"""Writes of heists: start, seal a night, finish, abandon, and move heists between owners.
+
+The flow of a night (DESIGN.md section 3):
+
+1. A night starts (``heist_start``, or ``plan_seal`` of the previous night): in the same
+   transaction its loot is stored and the rival's task is scheduled with ``on_commit``
+   (game.services.rivals).
+2. ``plan_seal`` waits up to RIVAL_FALLBACK_SECONDS for the rival's seal, then seals the rival's
+   plan itself with the same service (a dead worker slows a heist, never loses one), locks the
+   heist row, validates and resolves the night with the engine, and starts the next night or
+   finishes.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from game.domain import HeistSnapshot
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    DeckError,
+    EngineError,
+    HeistState,
+    Plan,
+    PlanError,
+    new_heist,
+    outcome,
+    resolve,
+    seed_commitment,
+    validate_plan,
+)
+from game.engine.rules import DEFAULT_VERSION
+from game.models import Heist, HeistNight
+from game.owners import Owner
+from game.rivals.personas import UnknownRival, get_difficulty, get_persona
+from game.selectors.catalogue import encounter_get, ready_deck_get
+from game.selectors.heists import heist_load
+from game.services.rivals import rival_schedule, rival_wait
+from veyltak_site.exceptions import ApplicationError
+
+
+def _engine_error(exc: EngineError, status_code: int = 400) -> ApplicationError:
+    return ApplicationError(exc.code, exc.message, status_code=status_code)
+
+
+def _night_start(heist: Heist, state: HeistState) -> HeistNight:
+    """Store the night the state is at (its loot as shown) and schedule the rival's seal."""
+    night = HeistNight.objects.create(
+        heist=heist,
+        night=state.night,
+        loot=dict(state.loot),
+        closed=sorted(state.closed),
+    )
+    rival_schedule(heist.pk, state.night)
+    return night
+
+
+def heist_start(
+    *,
+    owner: Owner,
+    rival: str,
+    difficulty: str,
+    deck: Sequence[str] | None = None,
+    encounter: str | None = None,
+    client_seed: str = "",
+    ruleset: str = DEFAULT_VERSION,
+) -> HeistSnapshot:
+    """Start a heist against ``rival`` at ``difficulty``.
+
+    ``deck`` defaults to the ready-made ``starter`` deck; an illegal deck is refused with the
+    engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``).
+    """
+    if owner.user_id is None and not owner.guest_id:
+        raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
+    try:
+        persona = get_persona(rival)
+        get_difficulty(difficulty)
+    except UnknownRival as exc:
+        raise _engine_error(exc) from None
+    enc = encounter_get(encounter) if encounter else None
+    player_deck = list(deck) if deck is not None else list(ready_deck_get("starter").deck)
+    server_seed = secrets.token_hex(32)
+    try:
+        state = new_heist(
+            ruleset=ruleset,
+            player_deck=player_deck,
+            rival_deck=persona.deck,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            encounter=enc,
+        )
+    except DeckError as exc:
+        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    with transaction.atomic():
+        heist = Heist.objects.create(
+            user_id=owner.user_id,
+            # A signed-in player's heist belongs to the account only.
+            guest_id="" if owner.user_id is not None else owner.guest_id,
+            ruleset=state.ruleset_version,
+            rival=persona.slug,
+            difficulty=difficulty,
+            player_deck=list(state.player.decklist),
+            rival_deck=list(state.rival.decklist),
+            encounter_slug=enc.slug if enc else "",
+            encounter=enc.to_dict() if enc else None,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            seed_commitment=seed_commitment(server_seed),
+        )
+        night = _night_start(heist, state)
+    return HeistSnapshot(heist, [night], state)
+
+
+def _check_open(heist: Heist, night: int) -> None:
+    if heist.is_closed:
+        raise ApplicationError("heist_finished", "This heist is over.", status_code=409)
+    if night != heist.night:
+        raise ApplicationError(
+            "wrong_night",
+            f"This heist is at night {heist.night}, not night {night}.",
+            status_code=409,
+        )
+
+
+def _plan_from(crew: Sequence[dict[str, Any]], boost: bool) -> Plan:
+    try:
+        return Plan.from_dict({"crew": list(crew), "boost": boost})
+    except PlanError as exc:
+        raise _engine_error(exc) from None
+
+
+def plan_seal(
+    *,
+    heist_id: uuid.UUID | str,
+    owner: Owner,
+    night: int,
+    crew: Sequence[dict[str, Any]],
+    boost: bool,
+) -> tuple[HeistNight, HeistSnapshot]:
+    """Seal the player's plan for ``night`` and resolve it. Returns (the resolved night, the
+    heist after it).
+
+    Refusals leave the heist unchanged: 404 ``not_found`` (not the owner's), 409
+    ``heist_finished`` / ``wrong_night`` / ``rival_not_sealed``, 400 with the engine's plan code.
+
+    Everything happens under the heist's row lock, so two seals of one night queue and the
+    second finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the
+    last). If the rival has not sealed yet, the lock is released (never held while waiting),
+    the worker is given RIVAL_FALLBACK_SECONDS, the fallback seals in this process, and the
+    whole check runs again under the lock.
+    """
+    plan = _plan_from(crew, boost)
+    for attempt in range(2):
+        with transaction.atomic():
+            snapshot = heist_load(heist_id=heist_id, owner=owner, lock=True)
+            _check_open(snapshot.heist, night)
+            try:
+                validate_plan(snapshot.state, PLAYER, plan)
+            except EngineError as exc:
+                raise _engine_error(exc) from None
+            row = next(n for n in snapshot.nights if n.night == night)
+            if row.rival_sealed:
+                return _resolve_night(snapshot, row, plan)
+        if attempt == 0:
+            rival_wait(snapshot, row)
+    raise ApplicationError(  # pragma: no cover - rival_wait raises first
+        "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
+    )
+
+
+def _resolve_night(
+    snapshot: HeistSnapshot, row: HeistNight, plan: Plan
+) -> tuple[HeistNight, HeistSnapshot]:
+    """Play the night out and start the next one (or finish). Caller holds the row lock."""
+    heist = snapshot.heist
+    state, result = resolve(snapshot.state, {PLAYER: plan, RIVAL: Plan.from_dict(row.rival_plan)})
+    now = timezone.now()
+    row.player_plan = plan.to_dict()
+    row.result = result.to_dict()
+    row.resolved_at = now
+    # update() rather than save(): the same UPDATE, without the model-save machinery.
+    HeistNight.objects.filter(pk=row.pk).update(
+        player_plan=row.player_plan, result=row.result, resolved_at=now
+    )
+    heist.night = state.night
+    heist.last_activity_at = now
+    nights = snapshot.nights
+    if state.finished:
+        heist_finish(heist=heist, state=state)
+    else:
+        Heist.objects.filter(pk=heist.pk).update(night=heist.night, last_activity_at=now)
+        nights = [*nights, _night_start(heist, state)]
+    return row, HeistSnapshot(heist, nights, state)
+
+
+_OUTCOMES = {PLAYER: Heist.Outcome.WIN, RIVAL: Heist.Outcome.LOSS, None: Heist.Outcome.DRAW}
+
+
+def heist_signs_award(*, heist: Heist) -> int | None:
+    """Hook for the shop issue (DESIGN.md section 6): the Signs a finished heist earns.
+
+    The Signs ledger does not exist yet, so nothing is paid and None is recorded. When it
+    lands, this calls ``shop.services.signs_award(user=heist.user, amount=..., reason="heist",
+    idempotency_key=f"heist:{heist.pk}")`` for signed-in owners only; the ledger's unique
+    idempotency key makes it one payout per heist whatever retries happen, and the amount is
+    decided here, by the server.
+    """
+    return None
+
+
+@transaction.atomic
+def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
+    """Close a heist whose last night was played: outcome and the (one) Signs award.
+
+    Called by ``plan_seal`` with the heist row locked, so it runs once per heist.
+    """
+    if not state.finished:
+        raise ApplicationError(
+            "heist_not_finished", "The heist is still being played.", status_code=409
+        )
+    heist.status = Heist.Status.FINISHED
+    heist.outcome = _OUTCOMES[outcome(state)]
+    heist.finished_at = timezone.now()
+    heist.night = state.night
+    heist.signs_awarded = heist_signs_award(heist=heist)
+    heist.save(
+        update_fields=[
+            "status",
+            "outcome",
+            "finished_at",
+            "night",
+            "last_activity_at",
+            "signs_awarded",
+        ]
+    )
+    return heist
+
+
+@transaction.atomic
+def heists_abandon_stale(*, older_than: timedelta) -> int:
+    """Close active heists with no seal for ``older_than``, without an award. Returns the count.
+
+    One UPDATE: a seal in flight holds the row lock, and PostgreSQL re-checks the WHERE clause
+    on the row once the lock is released, so a heist sealed meanwhile (fresh last_activity_at)
+    is left alone, and a heist is never closed half-way through a night.
+    """
+    now = timezone.now()
+    return Heist.objects.filter(
+        status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
+    ).update(status=Heist.Status.ABANDONED, finished_at=now)
+
+
+@transaction.atomic
+def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
+    """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
+    not active. Same rule as the periodic task: under the row lock, never mid-night."""
+    return Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
+        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
+    """Give a guest's heists to the account they just signed up or in with. Returns the count.
+
+    Connected to allauth's ``user_signed_up`` and ``user_logged_in`` (game.signals), so a guest
+    who signs up keeps the heists played in that browser.
+    """
+    if not guest_id or user.pk is None:
+        return 0
+    return Heist.objects.filter(user__isnull=True, guest_id=guest_id).update(
+        user_id=user.pk, guest_id=""
+    )
+
+
+@transaction.atomic
+def heists_anonymise(*, user: AbstractBaseUser) -> int:
+    """An account is being deleted: keep its heists (replays, rival statistics), owned by nobody."""
+    return Heist.objects.filter(user_id=user.pk).update(user=None, guest_id="")

@@ -1,0 +1,148 @@
+"""Writes of the rival's turns (DESIGN.md section 3, steps 2 and 5).
+
+``rival_plan_seal`` (the Celery task's body) builds the rival's observation, asks the rival
+policy, and stores the plan, a 256-bit nonce and the commitment. It claims the night with a
+conditional UPDATE ... WHERE rival_commitment IS NULL, so running it twice, or twice at once,
+seals one plan and the second run changes nothing. The rival's random stream is the engine's
+``rival_stream`` (game/engine/rng.py): the same position and policy always give the same plan,
+so a worker and the fallback racing each other compute the same plan.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from game.domain import HeistSnapshot
+from game.engine import RIVAL, commit_plan, observe, plan_canonical, rival_stream, validate_plan
+from game.models import HeistNight
+from game.rivals.policy import choose_plan
+from game.selectors.heists import heist_load_any
+from veyltak_site.exceptions import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+
+def rival_schedule(heist_id: uuid.UUID, night: int) -> None:
+    """Send the rival's task for ``night`` once the caller's transaction commits."""
+    # Imported here: tasks imports the services.
+    from game.tasks import plan_rival_night
+
+    def send() -> None:
+        # retry=False: with the broker down, fail at once instead of holding the request;
+        # plan_seal's fallback seals the night in-process anyway.
+        plan_rival_night.apply_async(args=(str(heist_id), night), retry=False)
+
+    # robust: a broker error after the commit is logged and never turns a stored heist into a
+    # 500 (the fallback covers the missing task).
+    transaction.on_commit(send, robust=True)
+
+
+def rival_plan_seal(*, heist_id: uuid.UUID | str, night: int) -> bool:
+    """Seal the rival's plan for ``night``. Idempotent: True if this call sealed it, False if it
+    was sealed already or there is nothing to seal (heist over, night past, heist gone).
+
+    The policy runs outside any transaction (it may think for a while); the claim is one
+    conditional UPDATE, so of two concurrent runs exactly one writes and the other's plan is
+    dropped. Both compute the same plan anyway (the stream is derived from the heist key).
+    """
+    snapshot = heist_load_any(heist_id=heist_id)
+    if snapshot is None:
+        return False
+    return _rival_seal(snapshot, night)
+
+
+def _rival_seal(snapshot: HeistSnapshot, night: int) -> bool:
+    heist = snapshot.heist
+    if heist.is_closed or heist.night != night:
+        return False
+    row = next((n for n in snapshot.nights if n.night == night), None)
+    if row is None or row.rival_sealed or row.resolved:
+        return False
+    state = snapshot.state
+    if state.night != night:
+        return False
+    plan = choose_plan(
+        observe(state, RIVAL),
+        persona=heist.rival,
+        difficulty=heist.difficulty,
+        stream=rival_stream(state.key, night),
+    )
+    # A policy bug must never seal an illegal plan: the night could then never resolve.
+    validate_plan(state, RIVAL, plan)
+    nonce = secrets.token_hex(32)
+    commitment = commit_plan(nonce, plan_canonical(state.rival.decklist, plan))
+    # One UPDATE is its own transaction (and its own durable commit) in autocommit: no
+    # BEGIN/COMMIT round trips around it.
+    claimed = HeistNight.objects.filter(pk=row.pk, rival_commitment__isnull=True).update(
+        rival_plan=plan.to_dict(),
+        rival_nonce=nonce,
+        rival_commitment=commitment,
+        rival_sealed_at=timezone.now(),
+    )
+    return claimed == 1
+
+
+def _rival_sealed(night_pk: int) -> bool:
+    return HeistNight.objects.filter(pk=night_pk, rival_commitment__isnull=False).exists()
+
+
+def rival_wait(snapshot: HeistSnapshot, row: HeistNight) -> None:
+    """Wait for the worker to seal the rival's plan, then seal it here (the fallback)."""
+    deadline = time.monotonic() + settings.RIVAL_FALLBACK_SECONDS
+    pause = 0.005
+    while time.monotonic() < deadline:
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        if _rival_sealed(row.pk):
+            return
+        pause = min(pause * 1.5, 0.1)
+    try:
+        _rival_seal(snapshot, row.night)
+    except Exception:
+        # The night stays as it was; the player may seal again (and the task may still run).
+        logger.exception(
+            "fallback rival seal failed for heist %s night %s", snapshot.heist.pk, row.night
+        )
+    if not _rival_sealed(row.pk):
+        raise ApplicationError(
+            "rival_not_sealed",
+            "The rival has not sealed its plan yet; try again in a moment.",
+            status_code=409,
+        )
+
+
+def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
+    """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
+    started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
+    seal it here with the same idempotent service. Returns True if the night is sealed now.
+
+    For ``GET /api/v1/heists/{id}/``, which the board polls: without this, a dead worker left
+    the rival "planning" until the player sealed. The snapshot was read without a lock; the
+    current night's row in it is refreshed, so the view built from it shows the commitment that
+    was stored, whoever stored it. No lock is taken here: the policy runs outside any
+    transaction and the claim is ``_rival_seal``'s conditional UPDATE, so a worker or another
+    request racing this one seals one plan and the loser changes nothing.
+    """
+    row = snapshot.current
+    if row is None or row.rival_sealed:
+        return row is not None
+    if timezone.now() - row.started_at < timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS):
+        return False
+    try:
+        _rival_seal(snapshot, row.night)
+    except Exception:
+        # The view still answers ("rival_planning"); the next poll, the worker or the seal
+        # service's own fallback tries again.
+        logger.exception(
+            "view fallback rival seal failed for heist %s night %s", snapshot.heist.pk, row.night
+        )
+        return False
+    row.refresh_from_db(fields=["rival_plan", "rival_nonce", "rival_commitment", "rival_sealed_at"])
+    return row.rival_sealed
