@@ -82,9 +82,7 @@ def play_heists(difficulty: str, heists: int, groups: dict[str, int], seed: int)
     owner = {}
     for i in range(heists):
         who = Owner(user_id=None, guest_id=f"bench-{difficulty}-{i}")
-        snapshot = heist_start(
-            owner=who, rival=RIVALS[i % len(RIVALS)], difficulty=difficulty
-        )
+        snapshot = heist_start(owner=who, rival=RIVALS[i % len(RIVALS)], difficulty=difficulty)
         owner[snapshot.heist.pk] = who
     turns = 0
     active = list(owner)

@@ -13,6 +13,7 @@ from game.selectors.catalogue import encounter_get, encounters, ready_decks
 def encounter_list():
     return present.encounter_list(encounters())
 
+
 pytestmark = [pytest.mark.django_db]
 
 
