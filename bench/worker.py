@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api import (  # bench/api.py: the same process and CPU helpers
+from harness import (  # bench/harness.py: the site, its processes and their CPU
     bench_site,
     cpu_by_part,
     fresh_site,
