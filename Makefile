@@ -30,6 +30,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo --no-cache
 
 format: install
 	$(VENV)/bin/ruff check --fix .
