@@ -206,7 +206,25 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         raise PlanError(_INVALID, "resolve needs a plan for 'player' and for 'rival'") from None
     validate_plan(state, PLAYER, plan_p)
     validate_plan(state, RIVAL, plan_r)
+    side_p, side_r, tally_p, tally_r = _reveal(state, plan_p, plan_r)
+    vaults, winners, score_p, score_r = _take_loot(state, tally_p, tally_r)
+    result = NightResult(
+        night=state.night,
+        loot=dict(state.loot),
+        closed=tuple(v for v in state.ruleset.vault_slugs if v in state.closed),
+        player=side_p,
+        rival=side_r,
+        vaults=vaults,
+        score={PLAYER: score_p, RIVAL: score_r},
+    )
+    return _next_night(state, result, (plan_p, plan_r), winners), result
 
+
+def _reveal(
+    state: HeistState, plan_p: Plan, plan_r: Plan
+) -> tuple[SideResult, SideResult, dict[str, int], dict[str, int]]:
+    """Steps 5 and 7: each crew's power with its breakdown, each side's power per vault, and
+    each side's Heat after the night."""
     rs = state.ruleset
     ss_p, ss_r = state.sides
     # RULES.md step 5: conditions read only the two sealed plans, both start Heats and last
@@ -220,11 +238,11 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
     base_power = rs.base_power
     compiled = rs.compiled
     boost_power = rs.boost_power
-    totals: dict[str, dict[str, int]] = {PLAYER: {}, RIVAL: {}}
-    side_results: list[SideResult] = []
+    sides: list[SideResult] = []
+    tallies: list[dict[str, int]] = []
     for side, ss, plan in ((PLAYER, ss_p, plan_p), (RIVAL, ss_r, plan_r)):
         boost = plan.boost
-        tally = totals[side]
+        tally: dict[str, int] = {}
         if boost:
             heat_delta = rs.boost_heat
             heat_parts = [_part("boost", rs.boost_heat)] if rs.boost_heat else []
@@ -252,18 +270,21 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         # Ruling (RULES.md step 7): every Heat change of the night is summed first and the sum
         # is clamped once, so e.g. Heat 5 + Boost (+2) + Coolant (-1) ends at 6, not 5.
         heat_end = min(max(ss.heat + heat_delta, rs.heat_min), rs.heat_max)
-        side_results.append(
-            SideResult(ss.heat, heat_end, boost, tuple(crew_results), tuple(heat_parts))
-        )
+        sides.append(SideResult(ss.heat, heat_end, boost, tuple(crew_results), tuple(heat_parts)))
+        tallies.append(tally)
+    return sides[0], sides[1], tallies[0], tallies[1]
 
-    # RULES.md step 6: higher sum takes the vault's loot; equal sums (0-0 included) pay nobody.
+
+def _take_loot(
+    state: HeistState, tally_p: Mapping[str, int], tally_r: Mapping[str, int]
+) -> tuple[tuple[VaultResult, ...], dict[str, str | None], int, int]:
+    """Step 6: the higher sum takes each vault's loot; equal sums (0-0 included) pay nobody."""
     loot = state.loot
     closed = state.closed
-    tally_p, tally_r = totals[PLAYER], totals[RIVAL]
-    score_p, score_r = ss_p.score, ss_r.score
+    score_p, score_r = state.sides[0].score, state.sides[1].score
     vault_results = []
     winners: dict[str, str | None] = {}
-    for vault in rs.vault_slugs:
+    for vault in state.ruleset.vault_slugs:
         amount = loot[vault]
         if vault in closed:
             vault_results.append(VaultResult(vault, 0, 0, None, 0, True))
@@ -281,23 +302,22 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
             winner = None
         winners[vault] = winner
         vault_results.append(VaultResult(vault, pp, rp, winner, amount))
+    return tuple(vault_results), winners, score_p, score_r
 
-    result = NightResult(
-        night=state.night,
-        loot=dict(loot),
-        closed=tuple(v for v in rs.vault_slugs if v in closed),
-        player=side_results[0],
-        rival=side_results[1],
-        vaults=tuple(vault_results),
-        score={PLAYER: score_p, RIVAL: score_r},
-    )
 
-    # RULES.md step 8: sent crew go to the discard pile, then each side draws back up.
+def _next_night(
+    state: HeistState,
+    result: NightResult,
+    plans: tuple[Plan, Plan],
+    winners: dict[str, str | None],
+) -> HeistState:
+    """Step 8: sent crew go to the discard pile, each side draws back up, and the next night's
+    loot is drawn (nothing after the last night)."""
+    rs = state.ruleset
     last = state.night >= rs.nights
     new_sides = []
-    for side, ss, plan, sr, score in (
-        (PLAYER, ss_p, plan_p, side_results[0], score_p),
-        (RIVAL, ss_r, plan_r, side_results[1], score_r),
+    for side, ss, plan, sr in zip(
+        (PLAYER, RIVAL), state.sides, plans, (result.player, result.rival), strict=True
     ):
         deck, shuffles = ss.deck, ss.shuffles
         if plan.crew:
@@ -311,6 +331,7 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
             deck, hand, discard, shuffles = draw_piles(
                 deck, hand, discard, shuffles, state.key, side, rs.hand_size
             )
+        score = result.score[side]
         new_sides.append(SideState(ss.decklist, deck, hand, discard, sr.heat_end, score, shuffles))
 
     if last:
@@ -318,7 +339,7 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         next_closed: frozenset[str] = frozenset()
     else:
         next_loot, next_closed = night_loot(rs, state.key, state.night + 1, state.encounter)
-    new_state = HeistState(
+    return HeistState(
         ruleset=rs,
         key=state.key,
         night=state.night + 1,
@@ -329,7 +350,6 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
         encounter=state.encounter,
         history=(*state.history, result),
     )
-    return new_state, result
 
 
 def outcome(state: HeistState) -> str | None:
