@@ -89,3 +89,8 @@ def active(version: str = DEFAULT_VERSION) -> Catalogue:
         )
         _loaded[version] = catalogue
     return catalogue
+
+
+def active_ruleset() -> Ruleset:
+    """The ruleset new heists are played under (the rules page shows it)."""
+    return active().ruleset

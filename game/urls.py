@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("play/", views.play, name="play"),
     path("deck/", views.deck, name="deck"),
+    path("rules/", views.rules, name="rules"),
     path("heists/<uuid:heist_id>/", views.heist, name="heist"),
     path("heists/<uuid:heist_id>/result/", views.heist_result, name="heist-result"),
     path("heists/<uuid:heist_id>/replay/", views.heist_replay, name="heist-replay"),

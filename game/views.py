@@ -7,6 +7,7 @@ comes from game.engine.text.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from django.contrib import messages
@@ -16,7 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts.decorators import adult_required
-from game.engine import DeckError, get_ruleset, validate_deck
+from game import catalogue
+from game.engine import DeckError, get_ruleset, text, validate_deck
 from game.owners import owner_from_request
 from game.presenters import catalogue as present_catalogue
 from game.presenters import heists as present_heists
@@ -54,11 +56,26 @@ def _session_deck(request, ruleset):
 
 
 def home(request):
+    ruleset = get_ruleset()
     return render(
         request,
         "home.html",
-        {"crew": catalogue_selectors.crew_types(), "ruleset": get_ruleset()},
+        {
+            "crew": catalogue_selectors.crew_types(),
+            "ruleset": ruleset,
+            "summary": text.summary(ruleset),
+            "steps": text.night_steps(ruleset),
+            "boost_and_heat": text.boost_and_heat(ruleset),
+            "deck_rule": text.deck_rule(ruleset),
+            "difficulties": text.either(d.name for d in catalogue_selectors.difficulties()),
+        },
     )
+
+
+def rules(request):
+    """How to play, generated from the active ruleset (its numbers, its crew, the rulings)."""
+    ruleset = catalogue.active_ruleset()
+    return render(request, "game/rules.html", pages.rules_context(ruleset))
 
 
 @adult_required
@@ -127,6 +144,7 @@ def play(request):
             "rivals": rivals,
             "difficulties": difficulties,
             "encounters": encounters,
+            "standard_heist": text.standard_heist(ruleset),
             "chosen": chosen,
             "my_deck": pages.deck_summary(ruleset, my_deck) if my_deck else None,
             "saved_decks": saved,
@@ -205,7 +223,7 @@ def deck(request):
             try:
                 validate_deck(ruleset, deck_list)
             except DeckError as exc:
-                reason = _deck_reason(counts, ruleset) or str(exc)
+                reason = text.deck_reason(counts, ruleset) or str(exc)
             else:
                 if signed_in:
                     try:
@@ -232,8 +250,11 @@ def deck(request):
             "total": total,
             "size": ruleset.deck_size,
             "max_copies": ruleset.max_copies,
-            "reason": reason or _deck_reason(counts, ruleset),
-            "legal": _deck_reason(counts, ruleset) is None,
+            "reason": reason or text.deck_reason(counts, ruleset),
+            # The builder's words, for static/js/deck.js (it says the same as the page).
+            "deck_texts": json.dumps(dict(text.DECK_BUILDER), separators=(",", ":")),
+            "legal_text": text.DECK_BUILDER["legal"],
+            "legal": text.deck_reason(counts, ruleset) is None,
             "starters": starters,
             "saved": saved is not None,
             "saved_decks": mine,
@@ -266,26 +287,12 @@ def _adjust(counts, slug, op, ruleset, crew):
         counts[slug] = max(0, counts[slug] - 1)
         return None
     if counts[slug] >= ruleset.max_copies:
-        return f"At most {ruleset.max_copies} copies of {names[slug]}."
+        return text.DECK_BUILDER["too_many_copies"].format(
+            max_copies=ruleset.max_copies, name=names[slug]
+        )
     if sum(counts.values()) >= ruleset.deck_size:
-        return f"Your deck already has {ruleset.deck_size} cards: take one out first."
+        return text.DECK_BUILDER["full"].format(size=ruleset.deck_size)
     counts[slug] += 1
-    return None
-
-
-def _deck_reason(counts, ruleset):
-    """Why the deck is not legal yet, for a person; None when it is."""
-    total = sum(counts.values())
-    over = [s for s, n in counts.items() if n > ruleset.max_copies]
-    if over:
-        name = ruleset.crew[over[0]].name
-        return f"At most {ruleset.max_copies} copies of {name}."
-    size = ruleset.deck_size
-    if total < size:
-        missing = size - total
-        return f"Add {missing} more card{'s' if missing != 1 else ''} to make {size}."
-    if total > size:
-        return f"Take out {total - size}: a deck has exactly {size} cards."
     return None
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from . import text
+
 PLAYER = "player"
 RIVAL = "rival"
 SIDES = (PLAYER, RIVAL)
@@ -96,7 +98,7 @@ def _rival_sent_two_both_here(ctx: NightContext, side: str, vault: str, param: i
 
 @dataclass(frozen=True, slots=True)
 class ConditionKind:
-    """One word of the vocabulary: how to check it and how to explain it in a power breakdown.
+    """One word of the vocabulary: how to check it (its words are ``text.CONDITIONS[kind]``).
 
     ``reads`` names the :class:`NightContext` fields the check reads (a test holds every kind to
     it). Code that evaluates many nights at once relies on it: a check that reads neither plan
@@ -106,62 +108,53 @@ class ConditionKind:
     kind: str
     needs_param: bool
     check: Check
-    template: str
     reads: frozenset[str]
 
     def describe(self, param: int | None) -> str:
-        return self.template.format(n=param)
+        return text.condition(self.kind, param)
 
 
 CONDITION_KINDS: Mapping[str, ConditionKind] = {
     k.kind: k
     for k in (
-        ConditionKind("always", False, _always, "always", frozenset()),
-        ConditionKind("self_boost", False, _self_boost, "you Boosted", frozenset({"boost"})),
-        ConditionKind("self_quiet", False, _self_quiet, "you did not Boost", frozenset({"boost"})),
-        ConditionKind(
-            "rival_boost", False, _rival_boost, "the rival Boosted", frozenset({"boost"})
-        ),
+        ConditionKind("always", False, _always, frozenset()),
+        ConditionKind("self_boost", False, _self_boost, frozenset({"boost"})),
+        ConditionKind("self_quiet", False, _self_quiet, frozenset({"boost"})),
+        ConditionKind("rival_boost", False, _rival_boost, frozenset({"boost"})),
         ConditionKind(
             "self_heat_start_at_least",
             True,
             _self_heat_start_at_least,
-            "your Heat started at {n} or more",
             frozenset({"heat_start"}),
         ),
         ConditionKind(
             "rival_heat_start_at_least",
             True,
             _rival_heat_start_at_least,
-            "the rival's Heat started at {n} or more",
             frozenset({"heat_start"}),
         ),
         ConditionKind(
             "rival_won_vault_last_night",
             False,
             _rival_won_vault_last_night,
-            "the rival won this vault last night",
             frozenset({"last_winners"}),
         ),
         ConditionKind(
             "another_own_crew_same_vault",
             False,
             _another_own_crew_same_vault,
-            "another of your crew is in this vault",
             frozenset({"vaults"}),
         ),
         ConditionKind(
             "self_sent_two_split",
             False,
             _self_sent_two_split,
-            "you sent two crew to two different vaults",
             frozenset({"vaults"}),
         ),
         ConditionKind(
             "rival_sent_two_both_here",
             False,
             _rival_sent_two_both_here,
-            "both rival crew are in this vault",
             frozenset({"vaults"}),
         ),
     )

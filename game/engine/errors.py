@@ -1,11 +1,17 @@
 """Typed engine errors.
 
 Every illegal input raises an :class:`EngineError` carrying a stable snake_case ``code`` (the API
-turns it into ``{"error": {"code": ..., "message": ...}}``, DESIGN.md section 5) and a ``message``
-written for a person.
+turns it into ``{"error": {"code": ..., "message": ...}}``, DESIGN.md section 5), its ``params``
+and a ``message`` for a person, worded by the one table of player-facing words (``text.ERRORS``,
+under ``key``, the code unless one code has several messages). Errors a player never meets
+(a malformed ruleset or encounter) may give their message directly.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from . import text
 
 
 class EngineError(Exception):
@@ -13,11 +19,17 @@ class EngineError(Exception):
 
     code: str
     message: str
+    params: dict[str, Any]
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str | None = None, *, key: str | None = None, **params: Any
+    ) -> None:
+        if message is None:
+            message = text.error(key or code, params)
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.params = params
 
 
 class RulesetError(EngineError):

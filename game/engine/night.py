@@ -46,12 +46,12 @@ class Plan:
 
     def __post_init__(self) -> None:
         if type(self.boost) is not bool:
-            raise PlanError(_INVALID, "boost must be true or false")
+            raise PlanError(_INVALID, key="plan_boost_not_bool")
         crew = self.crew
         try:
             norm = tuple(sorted((card, vault) for card, vault in crew))
         except (TypeError, ValueError):
-            raise PlanError(_INVALID, "crew is a list of (card id, vault) pairs") from None
+            raise PlanError(_INVALID, key="plan_not_pairs") from None
         if norm != crew:
             object.__setattr__(self, "crew", norm)
 
@@ -59,11 +59,11 @@ class Plan:
     def from_dict(cls, data: Mapping[str, Any]) -> Plan:
         """From ``{"crew": [{"card": id, "vault": slug}, ...], "boost": bool}``."""
         if not isinstance(data, Mapping) or not isinstance(data.get("crew", []), list):
-            raise PlanError(_INVALID, "a plan is {crew: [{card, vault}], boost}")
+            raise PlanError(_INVALID, key="plan_not_object")
         pairs = []
         for entry in data.get("crew", []):
             if not isinstance(entry, Mapping) or set(entry) != {"card", "vault"}:
-                raise PlanError(_INVALID, "each crew entry is {card, vault}")
+                raise PlanError(_INVALID, key="plan_entry_not_object")
             pairs.append((entry["card"], entry["vault"]))
         return cls(tuple(pairs), data.get("boost", False))
 
@@ -151,39 +151,37 @@ def validate_plan(state: HeistState, side: str, plan: Plan) -> None:
     too_many_crew, over_energy, boost_without_crew, boost_locked.
     """
     if state.finished:
-        raise EngineError("heist_finished", "the heist is over")
+        raise EngineError("heist_finished")
     if not isinstance(plan, Plan):
-        raise PlanError(_INVALID, "expected a Plan")
+        raise PlanError(_INVALID, key="plan_not_a_plan")
     rs = state.ruleset
     ss = state.side(side)
     crew = plan.crew
     vault_set = rs.vault_set
     for _, vault in crew:
         if type(vault) is not str or vault not in vault_set:
-            raise PlanError("unknown_vault", f"there is no vault {vault!r}")
+            raise PlanError("unknown_vault", vault=vault)
     if state.closed:
         for _, vault in crew:
             if vault in state.closed:
-                raise PlanError("vault_closed", f"{rs.vault_name(vault)} is closed tonight")
+                raise PlanError("vault_closed", vault=vault, vault_name=rs.vault_name(vault))
     hand = ss.hand
     for card, _ in crew:
         if type(card) is not int or card not in hand:
-            raise PlanError("card_not_in_hand", f"card {card!r} is not in your hand")
+            raise PlanError("card_not_in_hand", card=card)
     if len(crew) > 1 and len({card for card, _ in crew}) != len(crew):
-        raise PlanError("duplicate_card", "a card can be sent only once")
+        raise PlanError("duplicate_card")
     if len(crew) > rs.max_crew:
-        raise PlanError(
-            "too_many_crew", f"send at most {rs.max_crew} crew a night, got {len(crew)}"
-        )
+        raise PlanError("too_many_crew", max_crew=rs.max_crew, count=len(crew))
     budget = rs.energy_by_heat[ss.heat]
     spent = sum(rs.cost[ss.decklist[card]] for card, _ in crew)
     if spent > budget:
-        raise PlanError("over_energy", f"the crew cost {spent} Energy; you have {budget}")
+        raise PlanError("over_energy", spent=spent, energy=budget)
     if plan.boost:
         if not crew:
-            raise PlanError("boost_without_crew", "you must send at least one crew to Boost")
+            raise PlanError("boost_without_crew")
         if ss.heat >= rs.boost_lock_heat:
-            raise PlanError("boost_locked", f"Boost is locked at Heat {rs.boost_lock_heat} or more")
+            raise PlanError("boost_locked", lock=rs.boost_lock_heat)
 
 
 # PowerPart values that do not depend on the position, interned per amount.
@@ -198,12 +196,12 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
     Returns the state at the start of the next night (or finished) and the night's result.
     """
     if state.finished:
-        raise EngineError("heist_finished", "the heist is over")
+        raise EngineError("heist_finished")
     try:
         plan_p = plans[PLAYER]
         plan_r = plans[RIVAL]
     except (KeyError, TypeError):
-        raise PlanError(_INVALID, "resolve needs a plan for 'player' and for 'rival'") from None
+        raise PlanError(_INVALID, key="plans_missing") from None
     validate_plan(state, PLAYER, plan_p)
     validate_plan(state, RIVAL, plan_r)
     side_p, side_r, tally_p, tally_r = _reveal(state, plan_p, plan_r)
@@ -355,7 +353,7 @@ def _next_night(
 def outcome(state: HeistState) -> str | None:
     """The winner of a finished heist, or None for a draw (RULES.md step 9: equal loot)."""
     if not state.finished:
-        raise EngineError("heist_not_finished", "the heist is still being played")
+        raise EngineError("heist_not_finished")
     p, r = state.sides[0].score, state.sides[1].score
     if p > r:
         return PLAYER

@@ -378,22 +378,19 @@ def _load_packaged(version: str) -> Ruleset:
 def validate_deck(ruleset: Ruleset, slugs: Iterable[str]) -> tuple[str, ...]:
     """Check a decklist against the ruleset; return it as a tuple (order kept: ids are indices)."""
     if isinstance(slugs, (str, bytes)) or not isinstance(slugs, Iterable):
-        raise DeckError("deck_wrong_size", "a deck is a list of crew slugs")
+        raise DeckError("deck_wrong_size", key="deck_not_a_list")
     deck = tuple(slugs)
     if len(deck) != ruleset.deck_size:
-        raise DeckError(
-            "deck_wrong_size", f"a deck has exactly {ruleset.deck_size} cards, got {len(deck)}"
-        )
+        raise DeckError("deck_wrong_size", size=ruleset.deck_size, count=len(deck))
     counts: dict[str, int] = {}
     for slug in deck:
         if not isinstance(slug, str) or slug not in ruleset.crew:
-            raise DeckError("deck_unknown_card", f"unknown crew {slug!r}")
+            raise DeckError("deck_unknown_card", slug=slug)
         counts[slug] = counts.get(slug, 0) + 1
     for slug, n in counts.items():
         if n > ruleset.max_copies:
             raise DeckError(
-                "deck_too_many_copies",
-                f"at most {ruleset.max_copies} copies of a type, got {n} of {slug!r}",
+                "deck_too_many_copies", max_copies=ruleset.max_copies, count=n, slug=slug
             )
     return deck
 

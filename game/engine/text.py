@@ -1,19 +1,97 @@
-"""Every player-facing word of the rules, in one table (pure: no Django).
+"""Every player-facing word of the rules, in one table (pure: no Django, no engine imports at run
+time, so the engine's errors can use it).
 
-The engine's conditions and errors carry a code and their parameters; this module turns them
-into English. Pages, the board (static/js/board.js reads the templates the page hands it) and the
-rules page take their sentences from here and their numbers from the ruleset, never their own
-copies.
+The engine's conditions and errors carry a code and their parameters; this module turns them into
+English. The pages, the board (static/js/board.js formats the templates the page hands it, with
+the ruleset's numbers), the deck builder and the rules page take their sentences from here and
+their numbers from the ruleset, never their own copies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .rules import Ruleset
+if TYPE_CHECKING:
+    from .rules import Ruleset
 
-# --- Encounters --------------------------------------------------------------------------------
+# --- Conditions ---------------------------------------------------------------------------------
+# kind -> (as the crew's owner reads it, as said of the rival's own crew). The first is what a
+# power breakdown carries ("spark: you Boosted"); the second rewords it when the crew is the
+# rival's (the replay page and the board's reveal).
+CONDITIONS: Mapping[str, tuple[str, str]] = {
+    "always": ("always", "always"),
+    "self_boost": ("you Boosted", "it Boosted"),
+    "self_quiet": ("you did not Boost", "it did not Boost"),
+    "rival_boost": ("the rival Boosted", "you Boosted"),
+    "self_heat_start_at_least": (
+        "your Heat started at {n} or more",
+        "its Heat started at {n} or more",
+    ),
+    "rival_heat_start_at_least": (
+        "the rival's Heat started at {n} or more",
+        "your Heat started at {n} or more",
+    ),
+    "rival_won_vault_last_night": (
+        "the rival won this vault last night",
+        "you won this vault last night",
+    ),
+    "another_own_crew_same_vault": (
+        "another of your crew is in this vault",
+        "another of its crew is in this vault",
+    ),
+    "self_sent_two_split": (
+        "you sent two crew to two different vaults",
+        "it sent two crew to two different vaults",
+    ),
+    "rival_sent_two_both_here": (
+        "both rival crew are in this vault",
+        "both rival crew are in this vault",
+    ),
+}
+
+
+def condition(kind: str, param: int | None = None, *, rival_side: bool = False) -> str:
+    return CONDITIONS[kind][1 if rival_side else 0].format(n=param)
+
+
+# --- Errors -------------------------------------------------------------------------------------
+# Message key -> template. The key is the error's code unless one code has several messages.
+ERRORS: Mapping[str, str] = {
+    # Plans (validate_plan, in the order it checks).
+    "unknown_vault": "there is no vault {vault!r}",
+    "vault_closed": "{vault_name} is closed tonight",
+    "card_not_in_hand": "card {card!r} is not in your hand",
+    "duplicate_card": "a card can be sent only once",
+    "too_many_crew": "send at most {max_crew} crew a night, got {count}",
+    "over_energy": "the crew cost {spent} Energy; you have {energy}",
+    "boost_without_crew": "you must send at least one crew to Boost",
+    "boost_locked": "Boost is locked at Heat {lock} or more",
+    "plan_boost_not_bool": "boost must be true or false",
+    "plan_not_pairs": "crew is a list of (card id, vault) pairs",
+    "plan_not_object": "a plan is {{crew: [{{card, vault}}], boost}}",
+    "plan_entry_not_object": "each crew entry is {{card, vault}}",
+    "plan_not_a_plan": "expected a Plan",
+    "plans_missing": "resolve needs a plan for 'player' and for 'rival'",
+    # Decks (validate_deck).
+    "deck_not_a_list": "a deck is a list of crew slugs",
+    "deck_wrong_size": "a deck has exactly {size} cards, got {count}",
+    "deck_unknown_card": "unknown crew {slug!r}",
+    "deck_too_many_copies": "at most {max_copies} copies of a type, got {count} of {slug!r}",
+    # The heist.
+    "heist_finished": "the heist is over",
+    "heist_not_finished": "the heist is still being played",
+    # Rivals (game.rivals.personas).
+    "unknown_rival": "There is no rival called {slug!r}.",
+    "unknown_difficulty": "There is no difficulty called {slug!r}.",
+}
+
+
+def error(key: str, params: Mapping[str, Any]) -> str:
+    return ERRORS[key].format(**params)
+
+
+# --- Encounters ---------------------------------------------------------------------------------
 
 _SIDE_STARTS = {"player": "You start", "you": "You start", "rival": "The rival starts"}
 _VAULT_MOD = {
@@ -24,7 +102,7 @@ _VAULT_MOD = {
 }
 
 
-def nights_phrase(nights: list[int]) -> str:
+def nights_phrase(nights: Sequence[int]) -> str:
     nights = sorted(nights)
     if not nights:
         return "no night"
@@ -51,3 +129,258 @@ def encounter_lines(modifiers: Mapping[str, Any] | None, ruleset: Ruleset) -> li
         template = _VAULT_MOD.get(kind, "{vault}: {kind} {amount} on {when}.")
         lines.append(template.format(vault=vault, amount=amount, when=when, kind=kind))
     return lines
+
+
+def standard_heist(ruleset: Ruleset) -> str:
+    """The picker's line for a heist without an encounter."""
+    return (
+        f"Both crews start at Heat {max(0, ruleset.heat_min)}; every vault holds "
+        f"{ruleset.loot_min} to {ruleset.loot_max} Loot each night."
+    )
+
+
+# --- The deck builder ---------------------------------------------------------------------------
+# Templates the page fills and hands to static/js/deck.js, which fills them the same way.
+DECK_BUILDER: Mapping[str, str] = {
+    "too_many_copies": "At most {max_copies} copies of {name}.",
+    "full": "Your deck already has {size} cards: take one out first.",
+    "short_one": "Add 1 more card to make {size}.",
+    "short": "Add {missing} more cards to make {size}.",
+    "long": "Take out {extra}: a deck has exactly {size} cards.",
+    "legal": "Ready: your deck is legal.",
+    "legal_unsaved": "Ready: your deck is legal. Save it to play with it.",
+}
+
+
+def deck_reason(counts: Mapping[str, int], ruleset: Ruleset) -> str | None:
+    """Why a deck being built is not legal yet, for a person; None when it is."""
+    total = sum(counts.values())
+    over = [s for s, n in counts.items() if n > ruleset.max_copies]
+    if over:
+        name = ruleset.crew[over[0]].name
+        return DECK_BUILDER["too_many_copies"].format(max_copies=ruleset.max_copies, name=name)
+    size = ruleset.deck_size
+    if total < size:
+        missing = size - total
+        key = "short_one" if missing == 1 else "short"
+        return DECK_BUILDER[key].format(missing=missing, size=size)
+    if total > size:
+        return DECK_BUILDER["long"].format(extra=total - size, size=size)
+    return None
+
+
+# --- The board ----------------------------------------------------------------------------------
+# Templates static/js/board.js fills with the ruleset's numbers and the night's ({heat}, {over}).
+BOARD: Mapping[str, str] = {
+    "boost_help": "+{boost_power} Power to each crew you send, +{boost_heat} Heat.",
+    "boost_on": "Boost on: +{boost_power} Power to each crew you send, +{boost_heat} Heat.",
+    "boost_locked": "Boost is locked: your Heat is {heat}.",
+    "boost_without_crew": "Send at least one crew to Boost.",
+    "over_energy": "Over Energy by {over}: take a crew back.",
+    "too_many_crew": "Send at most {max_crew} crew.",
+    "crew_limit": "You can send at most {max_crew} crew a night. Take one back first.",
+    "vault_closed": "{vault} is closed tonight: no crew may be sent there.",
+}
+
+
+def rival_side_reasons(ruleset: Ruleset) -> dict[str, str]:
+    """Every breakdown reason the ruleset's effects can give, as said of the rival's own crew:
+    ``{"spark: you Boosted": "it Boosted", ...}``."""
+    out = {}
+    for slug, crew in ruleset.crew.items():
+        for effect in crew.effects:
+            kind, param = effect.condition.kind, effect.condition.param
+            out[f"{slug}: {condition(kind, param)}"] = condition(kind, param, rival_side=True)
+    return out
+
+
+def breakdown_line(parts: Iterable[Mapping[str, Any]], *, rival: bool, reasons: Mapping) -> str:
+    """An engine breakdown as one line: base 1 · Boost +2 · bonus +2 (you Boosted)."""
+    words = []
+    for part in parts:
+        kind, amount = part["kind"], part["amount"]
+        if kind == "base":
+            words.append(f"base {amount}")
+        elif kind == "boost":
+            words.append(f"Boost {amount:+d}")
+        else:
+            reason = part.get("reason", "")
+            why = reasons.get(reason, reason) if rival else reason.split(": ", 1)[-1]
+            words.append(f"bonus {amount:+d} ({why})")
+    return " · ".join(words)
+
+
+# --- How to play: the home page and the rules page ------------------------------------------------
+
+_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+)  # fmt: skip
+
+
+def word(n: int) -> str:
+    """A small number in words ("six"), else in figures."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def summary(ruleset: Ruleset) -> str:
+    return (
+        f"{word(ruleset.nights).capitalize()} nights, {word(len(ruleset.vaults))} vaults, up to "
+        f"{word(ruleset.max_crew)} crew a night: plan in secret, turn both plans over together, "
+        "and the higher Power takes the Loot."
+    )
+
+
+def night_steps(ruleset: Ruleset) -> list[tuple[str, str]]:
+    """A night in four steps, for the home page."""
+    return [
+        (
+            "Plan.",
+            f"Pick up to {ruleset.max_crew} crew from your hand of {ruleset.hand_size} and send "
+            "each to a vault. Their Energy costs must fit this night's Energy.",
+        ),
+        (
+            "Seal.",
+            "Choose whether to Boost, then lock your plan. The rival has already sealed its own, "
+            "and shows you a fingerprint of it.",
+        ),
+        (
+            "Reveal.",
+            "Both plans turn over together. At each vault, add up each side's Power.",
+        ),
+        (
+            "Loot.",
+            "The higher Power takes that vault's Loot; a tie pays nobody. After "
+            f"{ruleset.nights} nights, the most Loot wins.",
+        ),
+    ]
+
+
+def boost_and_heat(ruleset: Ruleset) -> str:
+    return (
+        f"Boost gives every crew you send this night +{ruleset.boost_power} Power and adds "
+        f"{ruleset.boost_heat} Heat. You must send at least one crew to Boost. A night without "
+        f"Boost cools {ruleset.quiet_cooling} Heat. Heat stays between {ruleset.heat_min} and "
+        f"{ruleset.heat_max}, and at {ruleset.boost_lock_heat} Boost is locked."
+    )
+
+
+def deck_rule(ruleset: Ruleset) -> str:
+    return (
+        f"a {word(ruleset.deck_size)}-card deck with at most {ruleset.max_copies} copies of "
+        "each type"
+    )
+
+
+def effect_text(slug: str, effect: Any) -> str:
+    """One effect in rule terms, from the vocabulary: "+3 power when the rival Boosted"."""
+    parts = []
+    if effect.power:
+        parts.append(f"{effect.power:+d} power")
+    if effect.heat:
+        parts.append(f"{'cools' if effect.heat < 0 else 'adds'} {abs(effect.heat)} Heat")
+    when = condition(effect.condition.kind, effect.condition.param)
+    return " and ".join(parts) + ("" if when == "always" else f" when {when}")
+
+
+def rules_page(ruleset: Ruleset) -> dict[str, Any]:
+    """The rules page's sentences for ``ruleset`` (RULES.md, with its rulings)."""
+    rs = ruleset
+    vault_names = ", ".join(v.name for v in rs.vaults)
+    return {
+        "intro": (
+            f"A heist is {rs.nights} nights against a rival crew. Each night both sides secretly "
+            f"send up to {rs.max_crew} crew into the {word(len(rs.vaults))} vaults ({vault_names}),"
+            " then both plans are revealed together. The higher Power at a vault takes its Loot;"
+            f" after night {rs.nights} the side with more Loot wins, and equal Loot is a draw."
+        ),
+        "steps": [
+            (
+                "Setup",
+                f"Each side's {rs.deck_size}-card deck is shuffled with the heist's random "
+                f"generator and each draws {rs.hand_size}. Both start at Heat "
+                f"{max(0, rs.heat_min)} unless an encounter says otherwise.",
+            ),
+            (
+                "Night start",
+                f"Each vault's Loot for the night is drawn, {rs.loot_min} to {rs.loot_max}, "
+                "unless an encounter fixes or changes it, and both sides see it. Your Energy "
+                "for the night comes from your Heat at its start (the table below).",
+            ),
+            (
+                "Plan",
+                f"Choose up to {rs.max_crew} cards from your hand and a vault for each (both may "
+                "go to the same vault). Their costs together must fit this night's Energy. You "
+                f"may Boost only if you send at least one crew and your Heat is below "
+                f"{rs.boost_lock_heat}.",
+            ),
+            (
+                "Seal",
+                "The rival seals its plan first and shows a commitment to it (a SHA-256 "
+                "fingerprint); then you seal yours.",
+            ),
+            (
+                "Reveal",
+                f"Each crew's Power is its base Power, +{rs.boost_power} if its side Boosted, "
+                "plus every bonus whose condition holds. Conditions read only this night's two "
+                "sealed plans, both sides' Heat at the start of the night and who won each vault "
+                "last night.",
+            ),
+            (
+                "Loot",
+                "At each vault each side's Power is added up; the higher total takes the vault's "
+                "Loot. Equal totals, 0 against 0 included, pay nobody.",
+            ),
+            (
+                "Heat",
+                f"A side that Boosted gains {rs.boost_heat} Heat; a side that did not cools "
+                f"{rs.quiet_cooling}. Crew effects add their own changes, and Heat stays between "
+                f"{rs.heat_min} and {rs.heat_max}.",
+            ),
+            (
+                "Cleanup",
+                f"Sent crew go to the discard pile and each side draws back up to {rs.hand_size};"
+                " drawing from an empty deck first shuffles the discard pile into a new deck.",
+            ),
+        ],
+        "loot": (
+            f"Every vault holds {rs.loot_min} to {rs.loot_max} Loot each night, drawn when the "
+            "night starts. Later nights' Loot is never shown before its night."
+        ),
+        "boost": boost_and_heat(rs),
+        "deck": f"Build {deck_rule(rs)}.",
+        "rulings": [
+            "All of a night's Heat changes are added up first, and the total is kept within the "
+            f"Heat range once: Heat {rs.heat_max - 1} with a Boost (+{rs.boost_heat}) and a crew "
+            f"that cools 1 ends at {min(rs.heat_max, rs.heat_max - 1 + rs.boost_heat - 1)}.",
+            "“Another of your crew is in this vault” counts only your own crew: two such crew "
+            "in one vault each get the bonus.",
+            "“The rival won this vault last night” never holds on night 1, and a tied vault was "
+            "won by nobody.",
+            "Loot of later nights is never shown, and the program that plays for the rival "
+            "cannot read it either.",
+        ],
+        "hidden": [
+            "You see your own hand, deck count and discard pile; the rival's hand count, deck "
+            "count, discard pile, Heat, Energy and score; both decklists; this night's Loot; and "
+            "every earlier night's full reveal.",
+            "Neither side sees the other's hand, either deck's order or future Loot. The "
+            "program that plays for the rival receives exactly the rival's view, never the "
+            "whole heist.",
+        ],
+        "fairness": [
+            "The rival seals its plan before you seal yours and shows its commitment: the SHA-256 "
+            "of a secret nonce and its plan. At the reveal the nonce is published and the board "
+            "checks the plan against the commitment in your browser.",
+            "The heist's random seed combines a server seed, whose SHA-256 is shown when the "
+            "heist starts, with an optional seed of your own. Both are published when the heist "
+            "ends, so anyone can replay every shuffle, draw and Loot and check every night: "
+            "python -m game.engine.replay FILE.json.",
+        ],
+    }
+
+
+def either(names: Iterable[str]) -> str:
+    """ "A, B, C or D"."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -4,12 +4,11 @@ crew rows, the board's ruleset data, the result's nights and the replay's vault 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from game.engine import Ruleset
+from game.engine import Ruleset, text
 from game.models import SavedDeck
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
@@ -48,7 +47,7 @@ def saved_deck_rows(
 
 
 def board_rules(ruleset: Ruleset) -> str:
-    """The ruleset numbers and names the board needs, for its data-rules attribute."""
+    """The ruleset numbers, names and words the board needs, for its data-rules attribute."""
     return json.dumps(
         {
             "version": ruleset.version,
@@ -64,6 +63,9 @@ def board_rules(ruleset: Ruleset) -> str:
                 c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
                 for c in ruleset.crew.values()
             },
+            # Words from the one table: the board fills the templates, never words its own.
+            "text": dict(text.BOARD),
+            "rival_reasons": text.rival_side_reasons(ruleset),
         },
         separators=(",", ":"),
     )
@@ -85,36 +87,13 @@ def result_nights(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-_SWAP = re.compile(r"\bthe rival's\b|\bthe rival\b|\byour\b|\byou\b")
-_SWAPPED = {"the rival's": "your", "the rival": "you", "your": "its", "you": "it"}
-
-
-def _from_rival_side(reason: str) -> str:
-    """A condition as the engine words it for its owner, reworded for the rival's own crew."""
-    return _SWAP.sub(lambda m: _SWAPPED[m.group(0)], reason)
-
-
-def _parts(entry: dict[str, Any], *, rival: bool) -> str:
-    """An engine breakdown as one line: base 1 · Boost +2 · bonus +2 (you Boosted)."""
-    words = []
-    for part in entry.get("breakdown", []):
-        amount = f"{part['amount']:+d}" if part["kind"] != "base" else str(part["amount"])
-        if part["kind"] == "bonus":
-            why = part.get("reason", "").split(": ", 1)[-1]
-            words.append(f"bonus {amount} ({_from_rival_side(why) if rival else why})")
-        else:
-            words.append(
-                f"{part['kind'].capitalize() if part['kind'] == 'boost' else 'base'} {amount}"
-            )
-    return " · ".join(words)
-
-
 def replay_night(
     result: dict[str, Any], ruleset: Ruleset, engine: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """One night of a finished heist, arranged per vault for the replay page. ``engine`` is the
     replay record's copy of the night (with each crew's power breakdown), when there is one."""
     name = {c.slug: c.name for c in ruleset.crew.values()}
+    reasons = text.rival_side_reasons(ruleset)
     engine_crew = {
         side: (engine or {}).get(key, {}).get("crew", [])
         for side, key in (("you", "player"), ("rival", "rival"))
@@ -130,7 +109,9 @@ def replay_night(
                 {
                     "name": name.get(c["crew"], c["crew"]),
                     "power": c["power"],
-                    "parts": _parts(detail, rival=side == "rival"),
+                    "parts": text.breakdown_line(
+                        detail.get("breakdown", []), rival=side == "rival", reasons=reasons
+                    ),
                 }
             )
         return out
@@ -149,3 +130,26 @@ def replay_night(
         for v in result["vaults"]
     ]
     return dict(result, vault_rows=vaults)
+
+
+def rules_context(ruleset: Ruleset) -> dict[str, Any]:
+    """The rules page: every sentence from the one table, every number from ``ruleset``."""
+    return {
+        "ruleset": ruleset,
+        **text.rules_page(ruleset),
+        "vaults": [v.name for v in ruleset.vaults],
+        "energy": [
+            {"heat": heat, "energy": energy} for heat, energy in enumerate(ruleset.energy_by_heat)
+        ],
+        "crew": [
+            {
+                "slug": c.slug,
+                "name": c.name,
+                "cost": c.cost,
+                "power": c.power,
+                "text": c.text,
+                "effects": [text.effect_text(c.slug, e) for e in c.effects],
+            }
+            for c in ruleset.crew.values()
+        ],
+    }

@@ -56,7 +56,7 @@ class Persona:
 
 class UnknownRival(EngineError):
     def __init__(self, what: str, slug: str) -> None:
-        super().__init__(f"unknown_{what}", f"There is no {what} called {slug!r}.")
+        super().__init__(f"unknown_{what}", slug=slug)
 
 
 @cache

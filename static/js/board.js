@@ -25,6 +25,8 @@ function h(tag, attrs = {}, ...children) {
 }
 
 const $ = (id) => document.getElementById(id);
+/** Fill one of the server's templates (game/engine/text.py): fill("Send at most {max_crew} crew.", RULES). */
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, key) => String(values[key] ?? m));
 const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
 
 class ApiError extends Error {
@@ -100,7 +102,7 @@ function say(text) {
   }, 30);
 }
 
-// --- plan checks (mirrors the engine's refusals so the player hears them before sealing) ---
+// --- plan checks (the engine's refusals, heard before sealing; words from RULES.text) -------
 
 function planCost() {
   let cost = 0;
@@ -110,15 +112,15 @@ function planCost() {
 
 function boostBlock() {
   const you = state.heist.you;
-  if (you.heat >= RULES.boost_lock_heat) return `Boost is locked: your Heat is ${you.heat}.`;
-  if (state.plan.size === 0) return "Send at least one crew to Boost.";
+  if (you.heat >= RULES.boost_lock_heat) return fill(RULES.text.boost_locked, { heat: you.heat });
+  if (state.plan.size === 0) return RULES.text.boost_without_crew;
   return null;
 }
 
 function planProblem() {
   const left = state.heist.you.energy - planCost();
-  if (left < 0) return `Over Energy by ${-left}: take a crew back.`;
-  if (state.plan.size > RULES.max_crew) return `Send at most ${RULES.max_crew} crew.`;
+  if (left < 0) return fill(RULES.text.over_energy, { over: -left });
+  if (state.plan.size > RULES.max_crew) return fill(RULES.text.too_many_crew, RULES);
   if (state.boost && boostBlock()) return boostBlock();
   return null;
 }
@@ -282,7 +284,7 @@ function renderControls() {
   boost.setAttribute("aria-checked", String(state.boost));
   boost.setAttribute("aria-disabled", blocked ? "true" : "false");
   boost.querySelector(".state").textContent = state.boost ? "On" : blocked ? "Unavailable" : "Off";
-  $("b-boost-why").textContent = blocked ?? "+2 Power to each crew you send, +2 Heat.";
+  $("b-boost-why").textContent = blocked ?? fill(RULES.text.boost_help, RULES);
 
   const seal = $("b-seal");
   const waiting = heist.phase !== "planning";
@@ -342,7 +344,7 @@ function onCard(card, event) {
 function onVault(vault, event) {
   if (state.sealing) return;
   if (vault.closed) {
-    say(`${vault.name} is closed tonight: no crew may be sent there.`);
+    say(fill(RULES.text.vault_closed, { vault: vault.name }));
     return;
   }
   if (state.selected === null) {
@@ -352,7 +354,7 @@ function onVault(vault, event) {
   const card = state.selected;
   const name = crewInfo(handCard(card).crew).name;
   if (!state.plan.has(card) && state.plan.size >= RULES.max_crew) {
-    say(`You can send at most ${RULES.max_crew} crew a night. Take one back first.`);
+    say(fill(RULES.text.crew_limit, RULES));
     return;
   }
   state.plan.set(card, vault.slug);
@@ -372,7 +374,7 @@ function onBoost() {
     return;
   }
   state.boost = !state.boost;
-  say(state.boost ? "Boost on: +2 Power to each crew you send, +2 Heat." : "Boost off.");
+  say(state.boost ? fill(RULES.text.boost_on, RULES) : "Boost off.");
   renderControls();
 }
 
@@ -415,37 +417,19 @@ async function onSeal() {
 
 // --- the reveal -------------------------------------------------------------------------------
 
-const SWAPPED = { "the rival's": "your", "the rival": "you", your: "its", you: "it" };
-
-/** A condition worded for its owner ("you Boosted"), reworded for the rival's own crew. */
-function fromRivalSide(reason) {
-  return reason.replace(/\bthe rival's\b|\bthe rival\b|\byour\b|\byou\b/g, (m) => SWAPPED[m]);
+function breakdown(entry, side) {
+  // The engine's own breakdown, as the API sends it; a rival crew's condition in the words the
+  // server gives for the rival's side (RULES.rival_reasons).
+  return entry.breakdown.map((part) => {
+    if (part.kind === "base") return `base ${part.amount}`;
+    if (part.kind === "boost") return `Boost ${signed(part.amount)}`;
+    const reason = String(part.reason || "");
+    const why = side === "rival" ? RULES.rival_reasons[reason] : reason.replace(/^[a-z0-9-]+:\s*/, "");
+    return `bonus ${signed(part.amount)} (${why || crewInfo(entry.crew).text})`;
+  });
 }
 
-function breakdown(entry, sideBoost, side) {
-  // Prefer the engine's own breakdown when the API sends it; otherwise derive it from the
-  // catalogue: base power, Boost, and the rest is the card's condition holding.
-  const info = crewInfo(entry.crew);
-  if (Array.isArray(entry.breakdown) && entry.breakdown.length) {
-    return entry.breakdown.map((part) => {
-      if (part.kind === "base") return `base ${part.amount}`;
-      if (part.kind === "boost") return `Boost ${signed(part.amount)}`;
-      const why = String(part.reason || "").replace(/^[a-z0-9-]+:\s*/, "");
-      return `bonus ${signed(part.amount)} (${why ? (side === "rival" ? fromRivalSide(why) : why) : info.text})`;
-    });
-  }
-  const parts = [`base ${info.power}`];
-  const boostBonus = sideBoost ? RULES.boost_power : 0;
-  if (boostBonus) parts.push(`Boost ${signed(boostBonus)}`);
-  const bonus = entry.power - info.power - boostBonus;
-  if (bonus) {
-    const why = side === "rival" ? `${info.text.replace(/\.$/, "")}, from its side` : info.text.replace(/\.$/, "");
-    parts.push(`bonus ${signed(bonus)} (${why})`);
-  }
-  return parts;
-}
-
-function crewList(list, boost, side) {
+function crewList(list, side) {
   if (!list.length) return h("p", { class: "muted small" }, "No crew");
   return h(
     "ul",
@@ -455,7 +439,7 @@ function crewList(list, boost, side) {
         "li",
         {},
         h("b", {}, crewInfo(entry.crew).name), ` — Power ${entry.power}`,
-        h("span", { class: "parts" }, breakdown(entry, boost, side).join(" · ")),
+        h("span", { class: "parts" }, breakdown(entry, side).join(" · ")),
       ),
     ),
   );
@@ -515,9 +499,9 @@ function showReveal(result, before, after) {
       { class: `rv${v.winner === "you" ? " won-you" : v.winner === "rival" ? " won-rival" : ""}` },
       h("h3", {}, h("span", {}, vaultName(v.slug)), h("span", { class: "loot" }, `Loot ${result.loot[v.slug] ?? v.loot}`)),
       h("p", { class: "small you-text" }, "▲ You"),
-      crewList(youCrew(v.slug), result.you.boost, "you"),
+      crewList(youCrew(v.slug), "you"),
       h("p", { class: "small rival-text" }, `● ${before.rival.name}`),
-      crewList(rivalCrew(v.slug), result.rival.boost, "rival"),
+      crewList(rivalCrew(v.slug), "rival"),
       h("p", { class: "totals" }, h("span", { class: "you-text" }, `You ${yourPower}`), h("span", { class: "rival-text" }, `Rival ${v.rival_power}`)),
       h("p", { class: "winner" }, winnerText(v)),
     );

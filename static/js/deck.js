@@ -1,10 +1,15 @@
 // The Heist board (deck builder): live counts and reasons. Without this module every + and −
 // is a form submit and the server answers with the same reasons, so the page works either way.
+// The words are the server's (data-texts, from the one table in game/engine/text.py).
 const form = document.getElementById("deck-form");
+
+/** Fill a server template: fill("Add {missing} more cards", {missing: 2}). */
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, key) => String(values[key] ?? m));
 
 if (form) {
   const size = Number(form.dataset.size);
   const maxCopies = Number(form.dataset.maxCopies);
+  const TEXT = JSON.parse(form.dataset.texts);
   const totalEl = document.getElementById("deck-total");
   const countEl = document.getElementById("deck-count");
   const reasonEl = document.getElementById("deck-reason");
@@ -22,8 +27,8 @@ if (form) {
 
   function legalReason() {
     const n = total();
-    if (n < size) return `Add ${size - n} more card${size - n === 1 ? "" : "s"} to make ${size}.`;
-    if (n > size) return `Take out ${n - size}: a deck has exactly ${size} cards.`;
+    if (n < size) return fill(TEXT[size - n === 1 ? "short_one" : "short"], { missing: size - n, size });
+    if (n > size) return fill(TEXT.long, { extra: n - size, size });
     return null;
   }
 
@@ -48,7 +53,7 @@ if (form) {
       say(refusal, true);
     } else {
       const reason = legalReason();
-      say(reason ?? "Ready: your deck is legal. Save it to play with it.", reason !== null);
+      say(reason ?? TEXT.legal_unsaved, reason !== null);
     }
   }
 
@@ -62,8 +67,8 @@ if (form) {
     let refusal = null;
     if (op === "add") {
       const row = rows.get(slug);
-      if (count(slug) >= maxCopies) refusal = `At most ${maxCopies} copies of ${row.name}.`;
-      else if (total() >= size) refusal = `Your deck already has ${size} cards: take one out first.`;
+      if (count(slug) >= maxCopies) refusal = fill(TEXT.too_many_copies, { max_copies: maxCopies, name: row.name });
+      else if (total() >= size) refusal = fill(TEXT.full, { size });
       else set(slug, count(slug) + 1);
     } else if (op === "remove") {
       set(slug, Math.max(0, count(slug) - 1));
