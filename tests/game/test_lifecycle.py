@@ -87,14 +87,18 @@ def test_guest_keeps_heists_after_signing_up(guest):
 
 
 def test_guest_keeps_heists_after_signing_in(guest):
-    from allauth.account.signals import user_logged_in
-
     user, _ = make_player("returning@example.com")
     view = start(guest)
-    guest.force_login(user)  # Django's login; allauth sends its own signal on its sign-in
-    request = _request_for(guest)
-    user_logged_in.send(sender=user.__class__, request=request, user=user)
-    assert Heist.objects.get(pk=view["id"]).user == user
+    assert Heist.objects.get(pk=view["id"]).user is None
+    # Signing in through allauth's own sign-in page, as the browser does.
+    response = guest.post(
+        "/accounts/login/",
+        {"login": "returning@example.com", "password": "a long enough password 42"},
+    )
+    assert response.status_code == 302, response.content
+    assert guest.session["_auth_user_id"] == str(user.pk)
+    heist = Heist.objects.get(pk=view["id"])
+    assert heist.user == user and heist.guest_id == ""
     assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
 
 
@@ -120,14 +124,3 @@ def test_history_rows_for_the_profile(player):
     assert finished["score"] == {"you": done["result"]["you"], "rival": done["result"]["rival"]}
     assert finished["replay_url"] == f"/api/v1/heists/{done['id']}/replay/"
     assert rows[0]["replay_url"] is None and rows[0]["score"] == {"you": 0, "rival": 0}
-
-
-def _request_for(client):
-    from importlib import import_module
-
-    from django.test import RequestFactory
-
-    request = RequestFactory().get("/")
-    engine = import_module(django_settings.SESSION_ENGINE)
-    request.session = engine.SessionStore(client.cookies[django_settings.SESSION_COOKIE_NAME].value)
-    return request

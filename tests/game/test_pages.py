@@ -112,8 +112,15 @@ def test_signed_in_player_sees_signs_on_the_result():
     _, client = make_player()
     view = start(client)
     _finish(client, view["id"])
+    awarded = client.get(f"/api/v1/heists/{view['id']}/").json()["result"]["signs_awarded"]
     html = client.get(f"/heists/{view['id']}/result/").content.decode()
-    assert "Sign" in html and "sign in to earn" not in html.lower()
+    # The line for what the server decided, not just any "Sign" (the page always says "Sign out").
+    if awarded is None:
+        expected = "No Signs were awarded for this heist."
+    else:
+        expected = f"You earned <strong>{awarded} Sign{'' if awarded == 1 else 's'}</strong>"
+    assert expected in html
+    assert "sign in to earn" not in html.lower()
 
 
 def test_deck_builder_refuses_a_third_copy_and_a_thirteenth_card_without_js():
