@@ -206,16 +206,21 @@ def resolve(state: HeistState, plans: Mapping[str, Plan]) -> tuple[HeistState, N
     validate_plan(state, RIVAL, plan_r)
     side_p, side_r, tally_p, tally_r = _reveal(state, plan_p, plan_r)
     vaults, winners, score_p, score_r = _take_loot(state, tally_p, tally_r)
+    closed = state.closed
     result = NightResult(
         night=state.night,
         loot=dict(state.loot),
-        closed=tuple(v for v in state.ruleset.vault_slugs if v in state.closed),
+        closed=tuple(v for v in state.ruleset.vault_slugs if v in closed) if closed else (),
         player=side_p,
         rival=side_r,
         vaults=vaults,
         score={PLAYER: score_p, RIVAL: score_r},
     )
-    return _next_night(state, result, (plan_p, plan_r), winners), result
+    sides = (
+        _after(state, PLAYER, state.sides[0], plan_p, side_p.heat_end, score_p),
+        _after(state, RIVAL, state.sides[1], plan_r, side_r.heat_end, score_r),
+    )
+    return _next_night(state, sides, result, winners), result
 
 
 def _reveal(
@@ -303,36 +308,35 @@ def _take_loot(
     return tuple(vault_results), winners, score_p, score_r
 
 
+def _after(
+    state: HeistState, side: str, ss: SideState, plan: Plan, heat: int, score: int
+) -> SideState:
+    """Step 8 for one side: sent crew go to the discard pile, then it draws back up (nothing
+    after the last night: no later night could use it)."""
+    deck, shuffles = ss.deck, ss.shuffles
+    if plan.crew:
+        sent = [c for c, _ in plan.crew]
+        hand = tuple(c for c in ss.hand if c not in sent)
+        discard = ss.discard + tuple(sent)
+    else:
+        hand, discard = ss.hand, ss.discard
+    rs = state.ruleset
+    if state.night < rs.nights:
+        deck, hand, discard, shuffles = draw_piles(
+            deck, hand, discard, shuffles, state.key, side, rs.hand_size
+        )
+    return SideState(ss.decklist, deck, hand, discard, heat, score, shuffles)
+
+
 def _next_night(
     state: HeistState,
+    sides: tuple[SideState, SideState],
     result: NightResult,
-    plans: tuple[Plan, Plan],
     winners: dict[str, str | None],
 ) -> HeistState:
-    """Step 8: sent crew go to the discard pile, each side draws back up, and the next night's
-    loot is drawn (nothing after the last night)."""
+    """The state at the start of the next night, with its loot drawn (none after the last)."""
     rs = state.ruleset
-    last = state.night >= rs.nights
-    new_sides = []
-    for side, ss, plan, sr in zip(
-        (PLAYER, RIVAL), state.sides, plans, (result.player, result.rival), strict=True
-    ):
-        deck, shuffles = ss.deck, ss.shuffles
-        if plan.crew:
-            sent = [c for c, _ in plan.crew]
-            hand = tuple(c for c in ss.hand if c not in sent)
-            discard = ss.discard + tuple(sent)
-        else:
-            hand, discard = ss.hand, ss.discard
-        if not last:
-            # After the last night nothing is drawn: no later night could use it.
-            deck, hand, discard, shuffles = draw_piles(
-                deck, hand, discard, shuffles, state.key, side, rs.hand_size
-            )
-        score = result.score[side]
-        new_sides.append(SideState(ss.decklist, deck, hand, discard, sr.heat_end, score, shuffles))
-
-    if last:
+    if state.night >= rs.nights:
         next_loot: dict[str, int] = {}
         next_closed: frozenset[str] = frozenset()
     else:
@@ -341,7 +345,7 @@ def _next_night(
         ruleset=rs,
         key=state.key,
         night=state.night + 1,
-        sides=(new_sides[0], new_sides[1]),
+        sides=sides,
         loot=next_loot,
         closed=next_closed,
         last_winners=winners,
