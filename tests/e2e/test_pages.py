@@ -41,6 +41,7 @@ def test_every_page_passes_axe_and_is_photographed(site, new_page, shots, viewpo
         ("/accounts/login/", "sign-in"),
         ("/accounts/signup/", "sign-up"),
         ("/deck/", "deck"),
+        ("/rules/", "rules"),
     ]:
         page.goto(site + path)
         _audit(page, shots, name)
