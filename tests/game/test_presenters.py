@@ -70,3 +70,10 @@ def test_only_declared_fields_are_sent_and_a_missing_one_is_an_error():
     }
     with pytest.raises(KeyError):
         present(_Shape, {"inner": {"name": "x"}})
+
+
+def test_optional_and_null_fields_render_as_drf_renders_them():
+    _same(_Shape, {"kept": 1, "inner": {"name": "x"}})
+    _same(_Shape, {"kept": 1, "inner": {"name": "x"}, "maybe": None})
+    _same(_Shape, {"kept": "2", "inner": {"name": 3}, "maybe": 4})
+    _same(_Shape, [{"kept": 1, "inner": {"name": "x"}}], many=True)
