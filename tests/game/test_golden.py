@@ -6,8 +6,8 @@ heist views, night results, replays, history rows in the export, errors with the
 catalogue and the OpenAPI schema.
 
 Randomness that is not the heist's own seed is made deterministic at the one place each comes
-from: ``secrets.token_hex`` (server seeds and rival nonces), the heist id's default (uuid4), and
-the clock (``django.utils.timezone.now`` and every model field whose default is it), which stands
+from: ``secrets.token_hex`` (server seeds and rival nonces), ``secrets.choice`` in
+accounts.names (a new account's public handle), the heist id's default (uuid4), and the clock (``django.utils.timezone.now`` and every model field whose default is it), which stands
 still during a request and moves one second between requests.
 
 Re-record (only for an intended change of what clients see, said in the commit):
@@ -80,6 +80,17 @@ def deterministic(monkeypatch, settings):
         return hashlib.sha256(f"golden/{next(counter)}".encode()).hexdigest()[: nbytes * 2]
 
     monkeypatch.setattr(secrets, "token_hex", token_hex)
+    picks = iter(range(100_000))
+    real_choice = secrets.choice
+
+    def choice(seq):
+        # A new account's public handle (accounts.names) is drawn with secrets.choice; Django's
+        # own uses (CSRF tokens, session keys) keep the real function.
+        if sys._getframe(1).f_globals.get("__name__", "") != "accounts.names":
+            return real_choice(seq)
+        return seq[next(picks) * 7 % len(seq)]
+
+    monkeypatch.setattr(secrets, "choice", choice)
     return clock
 
 
