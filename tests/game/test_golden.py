@@ -7,8 +7,9 @@ catalogue and the OpenAPI schema.
 
 Randomness that is not the heist's own seed is made deterministic at the one place each comes
 from: ``secrets.token_hex`` (server seeds and rival nonces), ``secrets.choice`` in
-accounts.names (a new account's public handle), the heist id's default (uuid4), and the clock (``django.utils.timezone.now`` and every model field whose default is it), which stands
-still during a request and moves one second between requests.
+accounts.names (a new account's public handle), the heist id's default (uuid4), and the clock
+(``django.utils.timezone.now`` and every model field whose default is it), which stands still
+during a request and moves one second between requests.
 
 Re-record (only for an intended change of what clients see, said in the commit):
 ``GOLDEN_RECORD=1 make test PYTEST_ARGS="tests/game/test_golden.py"``.
