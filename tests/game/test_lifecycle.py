@@ -87,7 +87,11 @@ def test_guest_keeps_heists_after_signing_up(guest):
 
 
 def test_guest_keeps_heists_after_signing_in(guest):
+    from allauth.account.models import EmailAddress
+
     user, _ = make_player("returning@example.com")
+    # A confirmed address, as every account that can sign in has.
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     view = start(guest)
     assert Heist.objects.get(pk=view["id"]).user is None
     # Signing in through allauth's own sign-in page, as the browser does.
