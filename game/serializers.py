@@ -85,6 +85,10 @@ class SavedDeckInputSerializer(serializers.Serializer):
 
 # --- Heist inputs ---------------------------------------------------------------------------
 
+# The largest night number or card id an input may carry: far above any ruleset's, and small
+# enough that no number a client sends is ever more than a comparison.
+_ID_MAX = 1000
+
 
 class HeistStartInputSerializer(serializers.Serializer):
     rival = serializers.CharField(max_length=64)
@@ -109,12 +113,15 @@ class HeistStartInputSerializer(serializers.Serializer):
 
 
 class CrewEntryInputSerializer(serializers.Serializer):
-    card = serializers.IntegerField(help_text="A card id from your hand.")
+    # Bounds only (a card id is an index into a 12-card deck; the engine checks the hand).
+    card = serializers.IntegerField(
+        min_value=0, max_value=_ID_MAX, help_text="A card id from your hand."
+    )
     vault = serializers.CharField(max_length=64)
 
 
 class SealInputSerializer(serializers.Serializer):
-    night = serializers.IntegerField(min_value=1)
+    night = serializers.IntegerField(min_value=1, max_value=_ID_MAX)
     # Long lists are refused by the engine (too_many_crew); the cap only bounds the request.
     crew = CrewEntryInputSerializer(many=True, max_length=12)
     boost = serializers.BooleanField(default=False)

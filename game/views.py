@@ -147,18 +147,19 @@ def play(request):
     latest = max(saved, key=lambda d: d["updated_at"], default=None)
     default_deck = latest["choice"] if latest else "mine" if my_deck else "starter"
     chosen = {
-        "rival": request.POST.get("rival") or request.GET.get("rival") or personas[0].slug,
-        "difficulty": request.POST.get("difficulty")
-        or request.GET.get("difficulty")
-        or difficulties[0].slug,
-        "encounter": request.POST.get("encounter") or request.GET.get("encounter") or "",
-        "deck": request.POST.get("deck") or request.GET.get("deck") or default_deck,
+        "rival": _choice(request, "rival") or personas[0].slug,
+        "difficulty": _choice(request, "difficulty") or difficulties[0].slug,
+        "encounter": _choice(request, "encounter"),
+        "deck": _choice(request, "deck") or default_deck,
     }
     error = None
     if request.method == "POST":
         deck = None
         if request.POST.get("deck_cards"):  # a rematch plays the same deck again
-            deck = request.POST["deck_cards"].split(",")
+            # At most one item more than a deck holds (so a long list is still refused as the
+            # wrong size): the posted text never sizes a list.
+            cards = request.POST["deck_cards"].split(",", ruleset.deck_size)
+            deck = [card[:_CHOICE_MAX] for card in cards]
         elif chosen["deck"] == "mine":
             deck = my_deck
         elif chosen["deck"].startswith(SAVED):
@@ -208,6 +209,15 @@ def play(request):
     )
 
 
+_CHOICE_MAX = 64  # the longest slug or choice a page posts (the API's own bound)
+
+
+def _choice(request, name: str) -> str:
+    """A picker value from the form or the query, cut to the length of a slug: an overlong one
+    is refused as unknown, and no echo of a client's text in an error is larger than that."""
+    return (request.POST.get(name) or request.GET.get(name) or "")[:_CHOICE_MAX]
+
+
 def _owner(request) -> Owner:
     if request.user.is_authenticated:
         return Owner(user_id=request.user.pk, guest_id=guest_id(request))
@@ -244,19 +254,17 @@ def deck(request):
     reason = None
     if request.method == "POST":
         name = request.POST.get("name", "").strip()
-        counts = Counter()
-        for row in crew:
-            try:
-                n = int(request.POST.get(f"count-{row['slug']}", "0"))
-            except ValueError:
-                n = 0
-            counts[row["slug"]] = max(0, n)
+        counts, reason = _posted_counts(request, crew, ruleset)
         action = request.POST.get("action", "")
         if action.startswith("starter:"):
             starter = next((d for d in starters if d["slug"] == action[8:]), None)
             counts = Counter(starter["deck"] if starter else [])
+            reason = None
         elif action == "clear":
             counts = Counter()
+            reason = None
+        elif reason is not None:
+            pass  # a count out of bounds: whatever was asked is refused, nothing is built
         elif action.startswith(("add:", "remove:")):
             op, _, slug = action.partition(":")
             reason = _adjust(counts, slug, op, ruleset, crew)
@@ -264,12 +272,16 @@ def deck(request):
             reason = _delete_saved(request, action.removeprefix("delete:"), mine)
             mine = _saved_decks(request, ruleset)
         elif action == "save":
-            deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
-            try:
-                validate_deck(ruleset, deck_list)
-            except DeckError as exc:
-                reason = _deck_reason(counts, ruleset) or str(exc)
-            else:
+            # Every count is 0..max_copies by now; the total is checked before the list exists.
+            reason = _deck_reason(counts, ruleset)
+            deck_list = []
+            if reason is None:
+                deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
+                try:
+                    validate_deck(ruleset, deck_list)
+                except DeckError as exc:
+                    reason = str(exc)
+            if reason is None:
                 if signed_in:
                     try:
                         deck_row, _ = services.deck_save(
@@ -309,6 +321,30 @@ def deck(request):
         },
         status=400 if reason else 200,
     )
+
+
+_COUNT = re.compile(r"[0-9]{1,3}")
+
+
+def _posted_counts(request, crew, ruleset) -> tuple[Counter, str | None]:
+    """The deck form's ``count-<slug>`` values, each bounded to 0..max_copies before anything
+    is built from it (a number from the client never sizes a list). Returns (counts, why the
+    form was refused, if it was); a count out of bounds is shown as 0 or the copy limit."""
+    counts: Counter = Counter()
+    reason = None
+    for row in crew:
+        raw = request.POST.get(f"count-{row['slug']}", "0").strip() or "0"
+        if not _COUNT.fullmatch(raw):
+            reason = reason or (
+                f"The count of {row['name']} must be a whole number from 0 to {ruleset.max_copies}."
+            )
+            continue
+        n = int(raw)
+        if n > ruleset.max_copies:
+            reason = reason or f"At most {ruleset.max_copies} copies of {row['name']}."
+            n = ruleset.max_copies
+        counts[row["slug"]] = n
+    return counts, reason
 
 
 def _delete_saved(request, deck_id, mine):
@@ -457,10 +493,8 @@ def heist_replay(request, heist_id):
     view = selectors.heist_view(game)
     record = selectors.heist_replay(game)
     history = view["history"]
-    try:
-        night = int(request.GET.get("night", "1"))
-    except ValueError:
-        night = 1
+    asked = request.GET.get("night", "1")
+    night = int(asked) if _COUNT.fullmatch(asked) else 1
     night = min(max(night, 1), max(len(history), 1))
     current = history[night - 1] if history else None
     engine = next(
