@@ -60,6 +60,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "veyltak_site.headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise, which answers static files with its own caching headers.
+    "veyltak_site.middleware.PrivateCacheMiddleware",
+    # Before CommonMiddleware: an unknown /api/ path is a JSON 404, not a slash redirect.
+    "veyltak_site.middleware.RequestBoundaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -221,11 +225,16 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "VEYLTAK <no-reply@veyltak.invalid>")
 
 # --- API --------------------------------------------------------------------------------------
+# The largest request body under /api/ (413 payload_too_large above it, before it is read). No
+# API body is near it: a heist start or a seal is well under a kilobyte. Pages keep Django's
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), also answered 413 above it.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with a bound on nesting (deep JSON is 400 parse_error, not a 500).
+    "DEFAULT_PARSER_CLASSES": ["veyltak_site.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "veyltak_site.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
