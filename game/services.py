@@ -8,11 +8,14 @@ The flow of a night (DESIGN.md section 3):
    policy, and stores the plan, a 256-bit nonce and the commitment. It claims the night with a
    conditional UPDATE ... WHERE rival_commitment IS NULL, so running it twice, or twice at once,
    seals one plan and the second run changes nothing.
-3. ``plan_seal`` waits up to RIVAL_FALLBACK_SECONDS for that seal, then seals the rival's plan
-   itself with the same service (a dead worker slows a heist, never loses one), locks the heist
-   row, validates and resolves the night with the engine, and starts the next night or finishes.
-   The heist view does the same for a night open longer than RIVAL_FALLBACK_SECONDS
-   (``rival_seal_overdue``), so the board shows the commitment without waiting for the seal.
+3. ``plan_seal`` locks the heist row, validates and resolves the night with the engine, and
+   starts the next night or finishes. It never seals the rival's plan and never waits: while
+   the rival has not sealed it answers 409 ``rival_not_sealed`` at once, because the player must
+   have seen the rival's commitment before sealing (else the commitment proves nothing), and a
+   request that slept for a worker would hold a web thread (issue 17).
+4. The heist view, which the board polls, seals the rival's plan itself with the same service
+   once the night is RIVAL_FALLBACK_SECONDS old and no worker has (``rival_seal_overdue``): a
+   dead or backlogged worker slows a heist and never loses one.
 
 The rival's random stream is derived from the heist key (server seed + client seed), label
 ``rival/{night}``, under a one-way sub-key (:func:`rival_stream`): the same position and policy
@@ -26,7 +29,6 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -249,32 +251,6 @@ def _rival_seal(heist: Heist, nights: list[HeistNight], night: int) -> bool:
     return claimed == 1
 
 
-def _rival_sealed(night_pk: int) -> bool:
-    return HeistNight.objects.filter(pk=night_pk, rival_commitment__isnull=False).exists()
-
-
-def _rival_wait(heist: Heist, nights: list[HeistNight], row: HeistNight) -> None:
-    """Wait for the worker to seal the rival's plan, then seal it here (the fallback)."""
-    deadline = time.monotonic() + settings.RIVAL_FALLBACK_SECONDS
-    pause = 0.005
-    while time.monotonic() < deadline:
-        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-        if _rival_sealed(row.pk):
-            return
-        pause = min(pause * 1.5, 0.1)
-    try:
-        _rival_seal(heist, nights, row.night)
-    except Exception:
-        # The night stays as it was; the player may seal again (and the task may still run).
-        logger.exception("fallback rival seal failed for heist %s night %s", heist.pk, row.night)
-    if not _rival_sealed(row.pk):
-        raise ApplicationError(
-            "rival_not_sealed",
-            "The rival has not sealed its plan yet; try again in a moment.",
-            status_code=409,
-        )
-
-
 def rival_seal_overdue(*, heist: Heist, nights: list[HeistNight]) -> bool:
     """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
     started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
@@ -297,8 +273,7 @@ def rival_seal_overdue(*, heist: Heist, nights: list[HeistNight]) -> bool:
     try:
         _rival_seal(heist, nights, row.night)
     except Exception:
-        # The view still answers ("rival_planning"); the next poll, the worker or the seal
-        # service's own fallback tries again.
+        # The view still answers ("rival_planning"); the next poll or the worker tries again.
         logger.exception(
             "view fallback rival seal failed for heist %s night %s", heist.pk, row.night
         )
@@ -341,30 +316,27 @@ def plan_seal(
 
     Everything happens under the heist's row lock, so two seals of one night queue and the
     second finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the
-    last). If the rival has not sealed yet, the lock is released (never held while waiting),
-    the worker is given RIVAL_FALLBACK_SECONDS, the fallback seals in this process, and the
-    whole check runs again under the lock.
+    last). A night the rival has not sealed is refused at once (``rival_not_sealed``): the
+    board reads the heist until it shows the commitment (the view seals an overdue night) and
+    seals again. Nothing here waits or seals the rival (DESIGN.md section 3, step 5).
     """
     plan = _plan_from(crew, boost)
-    for attempt in range(2):
-        with transaction.atomic():
-            heist, nights = selectors.heist_get_with_nights(
-                heist_id=heist_id, owner=owner, lock=True
+    with transaction.atomic():
+        heist, nights = selectors.heist_get_with_nights(heist_id=heist_id, owner=owner, lock=True)
+        _check_open(heist, night)
+        state = selectors.heist_state(heist, nights)
+        try:
+            validate_plan(state, PLAYER, plan)
+        except EngineError as exc:
+            raise _engine_error(exc) from None
+        row = next(n for n in nights if n.night == night)
+        if not row.rival_sealed:
+            raise ApplicationError(
+                "rival_not_sealed",
+                "The rival has not sealed its plan yet: wait for its commitment, then seal.",
+                status_code=409,
             )
-            _check_open(heist, night)
-            state = selectors.heist_state(heist, nights)
-            try:
-                validate_plan(state, PLAYER, plan)
-            except EngineError as exc:
-                raise _engine_error(exc) from None
-            row = next(n for n in nights if n.night == night)
-            if row.rival_sealed:
-                return _resolve_night(heist, nights, row, state, plan)
-        if attempt == 0:
-            _rival_wait(heist, nights, row)
-    raise ApplicationError(  # pragma: no cover - _rival_wait raises first
-        "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
-    )
+        return _resolve_night(heist, nights, row, state, plan)
 
 
 def _resolve_night(

@@ -177,8 +177,9 @@ CELERY_BEAT_SCHEDULE: dict = {
 }
 
 # --- Game -------------------------------------------------------------------------------------
-# Seconds the web process waits for a worker to seal the rival's plan before sealing it itself:
-# the seal route waits this long, and the heist view seals a night that has been open this long.
+# How old a night may get without a worker sealing the rival's plan before the heist view (which
+# the board polls) seals it itself. No request waits: the seal route answers 409
+# rival_not_sealed until the rival has sealed (DESIGN.md section 3, step 5).
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
 # Minutes without a seal after which an active heist is closed as abandoned.
 HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)

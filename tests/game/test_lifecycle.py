@@ -14,7 +14,7 @@ from game.models import Heist
 from game.selectors import heist_history
 from game.services import heists_abandon_stale
 from game.tasks import abandon_stale_heists
-from tests.game.conftest import make_player, play_out, post, start
+from tests.game.conftest import make_player, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 
@@ -29,7 +29,7 @@ def test_periodic_task_closes_stale_heists_without_award(guest, settings):
     settings.HEIST_ABANDON_MINUTES = 60
     stale, fresh = start(guest), start(guest)
     played = start(guest)
-    response = post(guest, f"/api/v1/heists/{played['id']}/seal/", {"night": 1, "crew": []})
+    response = seal(guest, played["id"], {"night": 1, "crew": []})
     assert response.status_code == 200
     done = play_out(guest, start(guest), seed=8)
     for heist_id in (stale["id"], played["id"], done["id"]):
