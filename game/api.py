@@ -34,6 +34,7 @@ from game.serializers import (
     SealInputSerializer,
     SealOutputSerializer,
 )
+from veyltak_site.throttling import ScopedRateThrottle
 
 _ERROR = inline_serializer(
     name="Error",
@@ -185,9 +186,18 @@ class HeistStartApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
     authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
+    # Each start queues a rival turn: limited per session and per address (RATE_LIMITS).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "heist_start"
 
     @extend_schema(
         request=HeistStartInputSerializer,
+        description=(
+            "Start a heist. A player keeps at most HEIST_ACTIVE_MAX heists in play (3 by "
+            "default): starting another closes the oldest one in play as abandoned, without "
+            "Signs. Starts are rate-limited per session and per address (429 `rate_limited`, "
+            "with `Retry-After`)."
+        ),
         responses={
             201: HeistViewSerializer,
             **_errors(
@@ -196,6 +206,7 @@ class HeistStartApi(APIView):
                     "`unknown_encounter`, `deck_wrong_size`, `deck_too_many_copies`, "
                     "`deck_unknown_card`.",
                     "403": _HEIST_ERRORS["403"],
+                    "429": "`rate_limited`: too many starts; `Retry-After` says when to retry.",
                 }
             ),
         },

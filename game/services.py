@@ -26,6 +26,7 @@ loot or the player's draws) from it.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import secrets
@@ -38,7 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from game import selectors
@@ -142,6 +143,43 @@ def _night_start(heist: Heist, state: HeistState) -> HeistNight:
     return night
 
 
+def _owner_lock(owner: Owner) -> None:
+    """Serialise heist starts of one owner (to the end of the transaction).
+
+    PostgreSQL: an advisory lock keyed by the owner, because a guest has no row to lock and
+    counting rows under FOR UPDATE would not see a heist another start is inserting. SQLite
+    runs one writing transaction at a time anyway (IMMEDIATE), so it needs nothing more.
+    """
+    if connection.vendor != "postgresql":
+        return
+    name = f"heist-start:{owner.user_id or ''}:{owner.guest_id}".encode()
+    key = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _make_room(owner: Owner) -> int:
+    """Before a start: close the owner's oldest heists in play beyond HEIST_ACTIVE_MAX - 1 as
+    abandoned (no award), so the new one makes at most HEIST_ACTIVE_MAX. Returns how many.
+
+    One owner's starts queue on ``_owner_lock``, so two at once cannot both keep the oldest.
+    The UPDATE waits for a seal in flight (its row lock) and re-checks the status, so a heist
+    is never closed half-way through a night (as in ``heists_abandon_stale``).
+    """
+    _owner_lock(owner)
+    keep = settings.HEIST_ACTIVE_MAX - 1
+    surplus = list(
+        Heist.objects.filter(owner.heist_filter(), status=Heist.Status.ACTIVE)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)[keep:]
+    )
+    if not surplus:
+        return 0
+    return Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
+        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+    )
+
+
 def heist_start(
     *,
     owner: Owner,
@@ -156,6 +194,8 @@ def heist_start(
 
     ``deck`` defaults to the ready-made ``starter`` deck; an illegal deck is refused with the
     engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``).
+    The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
+    as abandoned in the same transaction (``_make_room``).
     """
     if owner.user_id is None and not owner.guest_id:
         raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
@@ -181,6 +221,7 @@ def heist_start(
     except EngineError as exc:
         raise _engine_error(exc) from None
     with transaction.atomic():
+        _make_room(owner)
         heist = Heist.objects.create(
             user_id=owner.user_id,
             # A signed-in player's heist belongs to the account only.

@@ -10,6 +10,7 @@ import json
 import re
 from collections import Counter
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -23,6 +24,7 @@ from game.engine.errors import DeckError
 from game.engine.rules import get_ruleset, validate_deck
 from game.rivals.personas import get_persona, list_difficulties, list_personas
 from game.selectors import Owner, crew_catalogue
+from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
 
 # A guest keeps one deck in the session (issue 6); signed-in players save named decks
@@ -153,6 +155,7 @@ def play(request):
         "deck": _choice(request, "deck") or default_deck,
     }
     error = None
+    wait = None  # seconds until a refused start may be tried again (the heist_start limit)
     if request.method == "POST":
         deck = None
         if request.POST.get("deck_cards"):  # a rematch plays the same deck again
@@ -168,6 +171,12 @@ def play(request):
                 error = "That saved deck is not there any more: pick another."
         elif chosen["deck"]:
             deck = next((d["deck"] for d in starters if d["slug"] == chosen["deck"]), None)
+        wait = throttling.hit("heist_start", request) if error is None else None
+        if wait is not None:
+            error = (
+                "You have started a lot of heists in a short time. "
+                f"Please try again in {wait} second{'s' if wait != 1 else ''}."
+            )
         if error is None:
             try:
                 heist_id = _start_heist(
@@ -192,7 +201,7 @@ def play(request):
         }
         for p in personas
     ]
-    return render(
+    response = render(
         request,
         "game/play.html",
         {
@@ -204,9 +213,13 @@ def play(request):
             "saved_decks": saved,
             "starters": [dict(d, summary=_deck_summary(ruleset, d["deck"])) for d in starters],
             "error": error,
+            "active_max": settings.HEIST_ACTIVE_MAX,
         },
-        status=400 if error else 200,
+        status=429 if wait else 400 if error else 200,
     )
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 _CHOICE_MAX = 64  # the longest slug or choice a page posts (the API's own bound)

@@ -11,7 +11,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from veyltak_site.env import env_bool, env_float, env_int, env_list, env_str, env_url
+from veyltak_site.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VEYLTAK_VAR_DIR", str(BASE_DIR / "var")))
@@ -174,6 +182,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     # Close heists nobody has sealed for HEIST_ABANDON_MINUTES (game.services).
     "abandon-stale-heists": {"task": "game.abandon_stale_heists", "schedule": 10 * 60.0},
+    # Delete expired sessions (every guest visit can make one) and the age gate's records of
+    # browsers long gone (accounts.services.sessions_clear_expired).
+    "clear-expired-sessions": {"task": "accounts.clear_expired_sessions", "schedule": 60 * 60.0},
 }
 
 # --- Game -------------------------------------------------------------------------------------
@@ -183,6 +194,22 @@ CELERY_BEAT_SCHEDULE: dict = {
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
 # Minutes without a seal after which an active heist is closed as abandoned.
 HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)
+# Heists one player (or guest browser) may have in play at once: starting another closes the
+# oldest as abandoned (no Signs), as the Play page says.
+HEIST_ACTIVE_MAX = env_int("HEIST_ACTIVE_MAX", 3, minimum=1)
+
+# --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
+# Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
+# person playing does; they stop one client from queueing rival turns for everyone. Counters
+# live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g. RATE_HEIST_START_ADDRESS.
+RATE_LIMITS = {
+    "heist_start": {
+        "session": env_rate("RATE_HEIST_START_SESSION", "30/10m"),
+        "address": env_rate("RATE_HEIST_START_ADDRESS", "200/10m"),
+    },
+}
+# Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
 
 # --- Auth (django-allauth) --------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -27,6 +27,7 @@ def _age(heist_id: str, minutes: int) -> None:
 
 def test_periodic_task_closes_stale_heists_without_award(guest, settings):
     settings.HEIST_ABANDON_MINUTES = 60
+    settings.HEIST_ACTIVE_MAX = 4  # four in play at once here (the cap has its own tests)
     stale, fresh = start(guest), start(guest)
     played = start(guest)
     response = seal(guest, played["id"], {"night": 1, "crew": []})
