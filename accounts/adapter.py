@@ -3,7 +3,7 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.db import transaction
 
-from accounts import gate, services
+from accounts import gate, selectors, services
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -11,6 +11,24 @@ class AccountAdapter(DefaultAccountAdapter):
         # Every sign-up door (ours, allauth's own views, a social provider if one is ever
         # enabled: its adapter asks this one) is shut while the browser is locked.
         return not gate.is_locked(request) and super().is_open_for_signup(request)
+
+    def pre_login(self, request, user, **kwargs):
+        # The ruling (README, accounts): a refused browser may still sign in to an account
+        # that passed the gate (its holder passed it); signing in to one that has not is
+        # another door, refused for the day like the rest.
+        response = super().pre_login(request, user, **kwargs)
+        if (
+            response is None
+            and gate.is_locked(request)
+            and not selectors.user_adult_confirmed(user=user)
+        ):
+            from allauth.account.internal.stagekit import clear_login
+
+            from accounts.views import refusal
+
+            clear_login(request)
+            return refusal(request)
+        return response
 
     def save_user(self, request, user, form, commit=True):
         with transaction.atomic():

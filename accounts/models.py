@@ -33,3 +33,36 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.display_name or f"profile {self.user_id}"
+
+
+class GateRecord(models.Model):
+    """The age gate's verdict for one browser, kept on the server (accounts/gate.py).
+
+    ``key`` is the browser's guest id (accounts.guest: derived from its session, kept through
+    sign-in). Only the fact is kept, never the date. A refusal sets ``locked_until`` and clears
+    the confirmation in the same row, and the database refuses a row with both, so a pass can
+    never outlive a refusal or come back when its lock ends.
+    """
+
+    key = models.CharField(primary_key=True, max_length=64)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    gate_version = models.CharField(max_length=16, blank=True)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confirmed_at__isnull=True) | Q(locked_until__isnull=True),
+                name="gaterecord_confirmed_or_locked",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmed_at__isnull=True, gate_version="")
+                | (Q(confirmed_at__isnull=False) & ~Q(gate_version="")),
+                name="gaterecord_confirmation_complete",
+            ),
+        ]
+        indexes = [models.Index(fields=["updated_at"], name="gaterecord_updated")]
+
+    def __str__(self) -> str:
+        return f"gate {self.key[:8]}"

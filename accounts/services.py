@@ -9,11 +9,12 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, selectors
-from accounts.models import Profile
+from accounts.models import GateRecord, Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
 
@@ -48,23 +49,31 @@ def age_check(*, request, birth_date: dt.date) -> None:
     signed_in = user is not None and user.is_authenticated
     if signed_in and selectors.user_adult_confirmed(user=user):
         return
-    if gate.is_locked(request):
+    # One serialised step per browser (accounts/gate.py): of checks sent at once, a refusal
+    # always wins, whichever order they run in.
+    verdict = gate.check(request, passed=gate.passes(birth_date))
+    if verdict == "locked":
         raise ApplicationError("age_check_locked", gate.REFUSAL_MESSAGE, status_code=403)
-    if not gate.passes(birth_date):
-        gate.refuse(request)
+    if verdict == "refused":
         raise ApplicationError("age_check_failed", gate.REFUSAL_MESSAGE, status_code=403)
-    gate.mark_session_confirmed(request)
     if signed_in:
         profile_attest(user=user)
 
 
 def sessions_clear_expired() -> int:
-    """Delete every expired session from the session store. Returns how many were deleted.
+    """Delete every expired session from the session store, and the age gate's records of
+    browsers whose session has surely expired (no lock in force). Returns how many sessions
+    were deleted.
 
     Each visit without a cookie can start a session (a guest's check, a heist), and Django
     deletes expired ones only when told to (``clearsessions``): without this the table grows
     with every visitor. Stores that expire entries themselves (a cache) have nothing to do.
     """
+    now = timezone.now()
+    GateRecord.objects.filter(
+        Q(locked_until__isnull=True) | Q(locked_until__lt=now),
+        updated_at__lt=now - dt.timedelta(seconds=settings.SESSION_COOKIE_AGE),
+    ).delete()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     if not hasattr(store, "get_model_class"):  # not kept in the database
         store.clear_expired()

@@ -57,6 +57,15 @@ class SignupView(allauth_views.SignupView):
     def closed(self):
         return refusal(self.request)
 
+    def form_valid(self, form):
+        # The form found the date passes; the verdict for this browser and the account made
+        # from it are one serialised step, so a refusal sent at the same moment either comes
+        # first (locked: no account) or after (the account passed before it).
+        with gate.door(self.request) as verdict:
+            if verdict == "locked":
+                return refusal(self.request)
+            return super().form_valid(form)
+
     def form_invalid(self, form):
         if getattr(form, "refused", False):
             gate.refuse(self.request)

@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts import gate
 from accounts.models import Profile
-from tests.accounts.conftest import signup, years_ago
+from tests.accounts.conftest import PASSWORD, signup, years_ago
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -341,3 +341,52 @@ def test_a_confirmed_player_is_not_asked_again(client, adult_date, refused_date)
     assert again.status_code == 200
     assert gate.LOCK_COOKIE not in again.cookies
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is True
+
+
+# --- the ruling on signing in after a refusal (issue 17, finding 5) ------------------------------
+
+
+def _sign_in(client, email):
+    return client.post("/accounts/login/", {"login": email, "password": PASSWORD})
+
+
+def test_a_refused_browser_may_sign_in_to_an_account_that_passed_the_gate(refused_date):
+    from tests.accounts.conftest import make_player
+
+    make_player(Client(), email="holder@example.com")
+    browser = Client()
+    assert api_age_check(browser, refused_date).json()["error"]["code"] == "age_check_failed"
+    response = _sign_in(browser, "holder@example.com")
+    assert response.status_code == 302, response.content.decode()[:500]
+    me = browser.get("/api/v1/me/").json()
+    assert me["authenticated"] is True and me["adult_confirmed"] is True
+    started = browser.post(
+        "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"}, "application/json"
+    )
+    assert started.status_code == 201, started.content
+    # Every other door of this browser stays shut for the day, signed out again too.
+    browser.post("/accounts/logout/")
+    assert api_age_check(browser, years_ago(40)).json()["error"]["code"] == "age_check_locked"
+    assert browser.get("/accounts/signup/").status_code == 403
+    assert browser.get("/api/v1/me/").json()["adult_confirmed"] is False
+
+
+def test_a_refused_browser_may_not_sign_in_to_an_account_without_the_gate(refused_date):
+    User.objects.create_user("made", "made@example.com", PASSWORD)  # e.g. createsuperuser
+    browser = Client()
+    assert api_age_check(browser, refused_date).status_code == 403
+    response = _sign_in(browser, "made@example.com")
+    assert response.status_code == 403
+    assert_neutral(response.content.decode(), "sign-in refusal")
+    assert gate.REFUSAL_MESSAGE in html_lib.unescape(response.content.decode())
+    assert browser.get("/api/v1/me/").json()["authenticated"] is False
+    # From a browser that was never refused, the same account signs in (and then passes the
+    # guest check like a guest: the gate fails closed).
+    fresh = Client()
+    assert _sign_in(fresh, "made@example.com").status_code == 302
+    assert fresh.get("/api/v1/me/").json() | {"username": None} == {
+        "authenticated": True,
+        "username": None,
+        "adult_confirmed": False,
+        "signs": 0,
+    }
