@@ -129,13 +129,15 @@ def _heal(request, record: GateRecord | None, until: int) -> None:
         setattr(_raw(request), _PENDING_COOKIE, until)
 
 
-def locked_until(request) -> int | None:
+def locked_until(request, *, record: GateRecord | bool | None = False) -> int | None:
     """When this browser's lock ends (epoch seconds), or None if it is not locked.
 
     Either store is enough; whichever is missing is written again (the record here, the cookie
-    by ``persist_lock`` on the way out).
+    by ``persist_lock`` on the way out). ``record``: the browser's record if the caller read
+    it already (None: it has none).
     """
-    record = _record(request)
+    if record is False:
+        record = _record(request)
     stored = _active(_epoch(record.locked_until)) if record else None
     candidates = [until for until in (stored, _cookie_until(request)) if until is not None]
     if not candidates:
@@ -204,7 +206,8 @@ def session_confirmed(request) -> bool:
     record = _record(request)
     if record is None or record.confirmed_at is None:
         return False
-    return not is_locked(request)
+    # A record with a confirmation holds no lock (never both); the cookie still may.
+    return locked_until(request, record=record) is None
 
 
 def persist_lock(request, response: HttpResponse) -> HttpResponse:

@@ -90,7 +90,9 @@ def test_a_refusal_sent_with_adult_checks_at_once_always_wins(live_server):
         )
         assert sum(a.json()["error"]["code"] == "age_check_failed" for a in refused) == 1
         # Whatever the browser keeps: the session alone (lock cookie dropped), or both.
-        lock_cookie = next(a.cookies[gate.LOCK_COOKIE] for a in refused if gate.LOCK_COOKIE in a.cookies)
+        lock_cookie = next(
+            a.cookies[gate.LOCK_COOKIE] for a in refused if gate.LOCK_COOKIE in a.cookies
+        )
         session_only = dict(cookies)
         both = {**cookies, gate.LOCK_COOKIE: lock_cookie}
         for jar in (session_only, both):
