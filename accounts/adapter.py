@@ -1,9 +1,14 @@
 """allauth adapter: sign-up is closed to a locked browser, and only the gate attests."""
 
+import contextlib
+import secrets
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import user_username
 from django.db import transaction
 
 from accounts import gate, selectors, services
+from veyltak_site.exceptions import ApplicationError
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -30,9 +35,21 @@ class AccountAdapter(DefaultAccountAdapter):
             return refusal(request)
         return response
 
+    def populate_username(self, request, user) -> None:
+        # The username is internal (sign-in is by email; the public name is the profile's
+        # handle): a random one, where allauth would derive it from the email.
+        if not user_username(user):
+            user_username(user, f"u-{secrets.token_hex(8)}")
+
     def save_user(self, request, user, form, commit=True):
         with transaction.atomic():
             user = super().save_user(request, user, form, commit=commit)
+            handle = getattr(form, "cleaned_data", {}).get("handle")
+            if commit and handle:
+                # Taken between the form's check and now: the generated handle stays, and
+                # the player changes it on the profile.
+                with contextlib.suppress(ApplicationError):
+                    services.profile_update(user=user, handle=handle)
             # Only a form that ran the gate can attest. Any other way in (a social sign-up, a
             # createsuperuser) makes an account without a confirmation, and that account must
             # pass the guest check before it can play: the gate fails closed.

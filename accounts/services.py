@@ -8,12 +8,13 @@ from importlib import import_module
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate, selectors
+from accounts import gate, names, selectors
 from accounts.models import GateRecord, Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
@@ -30,12 +31,54 @@ def profile_attest(*, user: AbstractBaseUser, gate_version: str = gate.GATE_VERS
     return profile
 
 
+def _emails(user: AbstractBaseUser) -> list[str]:
+    addresses = list(EmailAddress.objects.filter(user=user).values_list("email", flat=True))
+    return [user.email, *addresses] if user.email else addresses
+
+
+def _name_error(field: str, exc: ValidationError) -> ApplicationError:
+    message = exc.messages[0]
+    return ApplicationError(exc.code or "invalid_name", message, fields={field: [message]})
+
+
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
+def profile_update(
+    *, user: AbstractBaseUser, display_name: str | None = None, handle: str | None = None
+) -> Profile:
+    """Change the player's display name and/or public handle (None: leave it as it is).
+
+    Both are checked by accounts/names.py (codes ``invisible_character``, ``handle_length``,
+    ``handle_characters``, ``handle_is_email``...); a handle another player holds, whatever
+    its case, is ``handle_taken`` (the database's unique index decides a race).
+    """
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
-    profile.display_name = display_name.strip()
-    profile.save(update_fields=["display_name"])
+    fields = []
+    if display_name is not None:
+        try:
+            profile.display_name = names.clean_display_name(display_name)
+        except ValidationError as exc:
+            raise _name_error("display_name", exc) from None
+        fields.append("display_name")
+    if handle is not None:
+        try:
+            profile.handle = names.clean_handle(handle, emails=_emails(user))
+        except ValidationError as exc:
+            raise _name_error("handle", exc) from None
+        fields.append("handle")
+        taken = Profile.objects.filter(handle__iexact=profile.handle).exclude(pk=profile.pk)
+        if taken.exists():
+            raise _handle_taken()
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=fields)
+    except IntegrityError:
+        raise _handle_taken() from None
     return profile
+
+
+def _handle_taken() -> ApplicationError:
+    message = "Another player has that handle: choose another."
+    return ApplicationError("handle_taken", message, status_code=409, fields={"handle": [message]})
 
 
 @sensitive_variables("birth_date")

@@ -102,12 +102,27 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
-            services.profile_update(user=user, display_name=form.cleaned_data["display_name"])
-            messages.success(request, "Your display name is saved.")
-            return redirect("accounts_profile")
+            try:
+                services.profile_update(
+                    user=user,
+                    handle=form.cleaned_data["handle"],
+                    display_name=form.cleaned_data["display_name"],
+                )
+            except ApplicationError as exc:
+                for field, errors in (exc.fields or {"handle": [exc.message]}).items():
+                    for error in errors:
+                        form.add_error(field, error)
+            else:
+                messages.success(request, "Your names are saved.")
+                return redirect("accounts_profile")
     else:
         current = selectors.profile_get(user=user)
-        form = ProfileForm(initial={"display_name": current.display_name if current else ""})
+        form = ProfileForm(
+            initial={
+                "handle": current.handle if current else "",
+                "display_name": current.display_name if current else "",
+            }
+        )
     history = selectors.profile_history(user)
     names = selectors.rival_names()
     rows = [_history_row(row, names) for row in history]
@@ -121,6 +136,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "display_name": selectors.display_name(user=user),
+            "handle": selectors.public_handle(user=user),
             "history": rows,
             "tallies": tallies,
             "signs": selectors.signs_balance(user),

@@ -471,10 +471,10 @@ def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
 
 @transaction.atomic
 def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
-    """Give a guest's heists to the account they just signed up or in with. Returns the count.
+    """Give a guest's heists to the account they just signed in with. Returns the count.
 
-    Connected to allauth's ``user_signed_up`` and ``user_logged_in`` (game.signals), so a guest
-    who signs up keeps the heists played in that browser.
+    Connected to allauth's ``user_logged_in`` (game.signals), so a guest who signs up (and
+    confirms the email in that browser, which signs in) keeps the heists played there.
     """
     if not guest_id or user.pk is None:
         return 0

@@ -218,7 +218,16 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Sign-up must not say which emails have accounts (allauth's enumeration prevention): an email
+# already in use gets an "account already exists" mail and the same "check your email" answer
+# as a new one. That holds only when no sign-up signs in before its email is confirmed, so
+# verification is mandatory; confirming in the same browser signs the player in.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_UNIQUE_EMAIL = True  # and the database enforces it, case-insensitively (accounts 0003)
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# What allauth's messages call a player: the public handle, never anything from the email.
+ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.

@@ -7,13 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts import gate
 from accounts.models import Profile
-from tests.accounts.conftest import PASSWORD, signup, years_ago
+from tests.accounts.conftest import PASSWORD, make_player, signup, years_ago
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -253,10 +254,10 @@ def test_me_shape_and_csrf_cookie(client, adult_date):
         "signs": 0,
     }
     assert settings.CSRF_COOKIE_NAME in response.cookies
-    signup(client, email="me@example.com", birth_date=adult_date)
+    user = make_player(client, email="me@example.com", birth_date=adult_date)
     data = client.get("/api/v1/me/").json()
     assert data["authenticated"] is True
-    assert data["username"] == User.objects.get(email="me@example.com").username
+    assert data["username"] == Profile.objects.get(user=user).handle  # the public handle
     assert data["adult_confirmed"] is True
     assert data["signs"] == 0
     assert set(data) == {"authenticated", "username", "adult_confirmed", "signs"}
@@ -334,7 +335,7 @@ def test_birth_date_is_required_and_validated_on_sign_up(client):
 
 
 def test_a_confirmed_player_is_not_asked_again(client, adult_date, refused_date):
-    signup(client, email="done@example.com", birth_date=adult_date)
+    make_player(client, email="done@example.com", birth_date=adult_date)
     assert client.get("/age-check/?next=/play/")["Location"] == "/play/"
     assert client.post("/age-check/", {"birth_date": refused_date.isoformat()}).status_code == 302
     again = api_age_check(client, refused_date)
@@ -351,8 +352,6 @@ def _sign_in(client, email):
 
 
 def test_a_refused_browser_may_sign_in_to_an_account_that_passed_the_gate(refused_date):
-    from tests.accounts.conftest import make_player
-
     make_player(Client(), email="holder@example.com")
     browser = Client()
     assert api_age_check(browser, refused_date).json()["error"]["code"] == "age_check_failed"
@@ -372,7 +371,8 @@ def test_a_refused_browser_may_sign_in_to_an_account_that_passed_the_gate(refuse
 
 
 def test_a_refused_browser_may_not_sign_in_to_an_account_without_the_gate(refused_date):
-    User.objects.create_user("made", "made@example.com", PASSWORD)  # e.g. createsuperuser
+    made = User.objects.create_user("made", "made@example.com", PASSWORD)  # createsuperuser
+    EmailAddress.objects.create(user=made, email="made@example.com", verified=True, primary=True)
     browser = Client()
     assert api_age_check(browser, refused_date).status_code == 403
     response = _sign_in(browser, "made@example.com")
