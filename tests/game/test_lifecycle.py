@@ -68,6 +68,10 @@ def test_beat_schedule_runs_the_abandon_task():
 
 
 def test_guest_keeps_heists_after_signing_up(guest):
+    """They stay the guest's until the new account signs in: confirming the email in this
+    browser does (and claims them); the sign-up itself moves nothing (README, accounts)."""
+    from tests.accounts.conftest import confirm_email
+
     view = start(guest)
     password = "a long enough password 42"
     response = guest.post(
@@ -79,7 +83,10 @@ def test_guest_keeps_heists_after_signing_up(guest):
             "password2": password,
         },
     )
-    assert response.status_code in (200, 302), response.content
+    assert response.status_code == 302, response.content
+    assert Heist.objects.get(pk=view["id"]).user is None
+    assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
+    assert confirm_email(guest, "newcomer@example.com").status_code == 302
     heist = Heist.objects.get(pk=view["id"])
     assert heist.user is not None and heist.user.email == "newcomer@example.com"
     assert heist.guest_id == ""
