@@ -169,10 +169,14 @@ def test_the_lock_ends_after_a_day(client, refused_date, adult_date, monkeypatch
     assert api_age_check(client, adult_date).status_code == 200
 
 
-def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_date):
+def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_date, monkeypatch):
     assert api_age_check(client, adult_date).status_code == 200
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is True
     assert signup(client, email="x@example.com", birth_date=refused_date).status_code == 403
+    assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
+    # Withdrawn, not suspended: the pass does not come back when the lock ends.
+    later = time.time() + gate.LOCK_SECONDS + 5
+    monkeypatch.setattr(time, "time", lambda: later)
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
 
 
