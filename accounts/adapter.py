@@ -1,9 +1,14 @@
 """allauth adapter: sign-up is closed to a locked browser, and only the gate attests."""
 
+import contextlib
+import secrets
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import user_username
 from django.db import transaction
 
-from accounts import gate, services
+from accounts import gate, selectors, services
+from veyltak_site.exceptions import ApplicationError
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -12,9 +17,39 @@ class AccountAdapter(DefaultAccountAdapter):
         # enabled: its adapter asks this one) is shut while the browser is locked.
         return not gate.is_locked(request) and super().is_open_for_signup(request)
 
+    def pre_login(self, request, user, **kwargs):
+        # The ruling (README, accounts): a refused browser may still sign in to an account
+        # that passed the gate (its holder passed it); signing in to one that has not is
+        # another door, refused for the day like the rest.
+        response = super().pre_login(request, user, **kwargs)
+        if (
+            response is None
+            and gate.is_locked(request)
+            and not selectors.user_adult_confirmed(user=user)
+        ):
+            from allauth.account.internal.stagekit import clear_login
+
+            from accounts.views import refusal
+
+            clear_login(request)
+            return refusal(request)
+        return response
+
+    def populate_username(self, request, user) -> None:
+        # The username is internal (sign-in is by email; the public name is the profile's
+        # handle): a random one, where allauth would derive it from the email.
+        if not user_username(user):
+            user_username(user, f"u-{secrets.token_hex(8)}")
+
     def save_user(self, request, user, form, commit=True):
         with transaction.atomic():
             user = super().save_user(request, user, form, commit=commit)
+            handle = getattr(form, "cleaned_data", {}).get("handle")
+            if commit and handle:
+                # Taken between the form's check and now: the generated handle stays, and
+                # the player changes it on the profile.
+                with contextlib.suppress(ApplicationError):
+                    services.profile_update(user=user, handle=handle)
             # Only a form that ran the gate can attest. Any other way in (a social sign-up, a
             # createsuperuser) makes an account without a confirmation, and that account must
             # pass the guest check before it can play: the gate fails closed.

@@ -10,7 +10,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "display_name", "adult_confirmed_at", "gate_version"]
-    search_fields = ["user__username", "user__email", "display_name"]
+    list_display = ["user", "handle", "display_name", "adult_confirmed_at", "gate_version"]
+    search_fields = ["user__username", "user__email", "handle", "display_name"]
     readonly_fields = ["adult_confirmed_at", "gate_version", "created_at"]
     raw_id_fields = ["user"]

@@ -21,7 +21,7 @@ _INVALID_DATE = "Please enter a valid date."
 
 class _MeBase(serializers.Serializer):
     authenticated = serializers.BooleanField()
-    username = serializers.CharField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="Your public handle.")
     adult_confirmed = serializers.BooleanField()
     signs = serializers.IntegerField()
 
@@ -42,7 +42,8 @@ class MeApi(APIView):
         authenticated = bool(user and user.is_authenticated)
         data = {
             "authenticated": authenticated,
-            "username": user.get_username() if authenticated else None,
+            # The public handle (accounts/names.py), never the account's internal username.
+            "username": selectors.public_handle(user=user) if authenticated else None,
             "adult_confirmed": selectors.adult_confirmed(request),
             "signs": selectors.signs_balance(user if authenticated else None),
             **extensions.me_fields(request),

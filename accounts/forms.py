@@ -11,12 +11,14 @@ import datetime as dt
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate
+from accounts import gate, names, selectors
 
 _INVALID_DATE = "Please enter a valid date."
+_EMAIL_INDEX = "accounts_user_email_ci"  # the unique index of accounts migration 0003
 _EARLIEST = dt.date(1900, 1, 1)
 
 
@@ -50,13 +52,51 @@ class SignupForm(AllauthSignupForm):
     the form (re-showing the form would invite another date).
     """
 
+    handle = forms.CharField(
+        label="Public name",
+        required=False,
+        max_length=64,
+        help_text="Shown on leaderboards. Leave it empty and we make one up; you can change "
+        "it on your profile.",
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "spellcheck": "false"}),
+    )
     birth_date = BirthDateField()
-    field_order = ["email", "birth_date", "password1", "password2"]
+    field_order = ["email", "handle", "birth_date", "password1", "password2"]
 
     def __init__(self, *args, **kwargs):
         self.refused = False
         self.gate_passed = False
         super().__init__(*args, **kwargs)
+
+    def clean_handle(self):
+        value = self.cleaned_data.get("handle") or ""
+        if not names.normalise(value):
+            return ""
+        handle = names.clean_handle(value, emails=[self.cleaned_data.get("email") or ""])
+        if selectors.handle_taken(handle):
+            raise forms.ValidationError(
+                "Another player has that handle: choose another.", code="handle_taken"
+            )
+        return handle
+
+    def try_save(self, request):
+        """Save the account, or answer as for an address in use when a sign-up with the same
+        address, sent at the same moment, saved first.
+
+        The form's own check found no account with the address, but another request may have
+        been between its check and its insert: the database's unique index refuses the second
+        (accounts 0003), and that request takes allauth's path for an address in use (an
+        "account already exists" mail, the same "check your email" answer), so parallel
+        sign-ups make exactly one account and still say nothing about who holds the address.
+        """
+        try:
+            with transaction.atomic():
+                return super().try_save(request)
+        except IntegrityError as exc:
+            if _EMAIL_INDEX not in str(exc):
+                raise
+        self.account_already_exists = True
+        return super().try_save(request)
 
     @sensitive_variables("birth_date")
     def clean_birth_date(self):
@@ -74,12 +114,22 @@ class AgeCheckForm(forms.Form):
 
 
 class ProfileForm(forms.Form):
+    """Names are checked by the service (accounts/names.py); the view puts its refusals on
+    the field they belong to."""
+
+    handle = forms.CharField(
+        label="Public name",
+        max_length=64,
+        help_text="Shown on leaderboards, to everyone: 3 to 24 letters or digits, with _ - or "
+        ". between them.",
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "spellcheck": "false"}),
+    )
     display_name = forms.CharField(
         label="Display name",
-        max_length=40,
+        max_length=64,
         required=False,
-        help_text="Shown on your profile. Leave it empty to use your account name.",
-        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+        help_text="Shown to you only, on this page. Leave it empty to use your public name.",
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
 
 

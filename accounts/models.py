@@ -1,10 +1,18 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
+
+from accounts.names import HANDLE_MAX, generated_handle
 
 
 class Profile(models.Model):
     """What a player chose to show, and the fact that they passed the gate.
+
+    ``handle`` is the public name (unique whatever the case; generated at sign-up unless the
+    player chose one, changeable on the profile; accounts/names.py says what it may hold).
+    ``display_name`` is shown to the player only. Every account has a profile (created with the
+    user, accounts.receivers).
 
     The gate keeps the fact, not the date: `adult_confirmed_at` and `gate_version` say when and
     under which rules the check was passed. The date of birth itself is never stored anywhere.
@@ -13,6 +21,7 @@ class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
+    handle = models.CharField(max_length=HANDLE_MAX, default=generated_handle)
     display_name = models.CharField(max_length=40, blank=True)
     adult_confirmed_at = models.DateTimeField(null=True, blank=True)
     gate_version = models.CharField(max_length=16, blank=True)
@@ -28,8 +37,42 @@ class Profile(models.Model):
                     | (Q(adult_confirmed_at__isnull=False) & ~Q(gate_version=""))
                 ),
                 name="profile_attestation_complete",
-            )
+            ),
+            models.UniqueConstraint(Lower("handle"), name="profile_handle_unique_ci"),
         ]
 
     def __str__(self) -> str:
-        return self.display_name or f"profile {self.user_id}"
+        return self.handle
+
+
+class GateRecord(models.Model):
+    """The age gate's verdict for one browser, kept on the server (accounts/gate.py).
+
+    ``key`` is the browser's guest id (accounts.guest: derived from its session, kept through
+    sign-in). Only the fact is kept, never the date. A refusal sets ``locked_until`` and clears
+    the confirmation in the same row, and the database refuses a row with both, so a pass can
+    never outlive a refusal or come back when its lock ends.
+    """
+
+    key = models.CharField(primary_key=True, max_length=64)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    gate_version = models.CharField(max_length=16, blank=True)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confirmed_at__isnull=True) | Q(locked_until__isnull=True),
+                name="gaterecord_confirmed_or_locked",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmed_at__isnull=True, gate_version="")
+                | (Q(confirmed_at__isnull=False) & ~Q(gate_version="")),
+                name="gaterecord_confirmation_complete",
+            ),
+        ]
+        indexes = [models.Index(fields=["updated_at"], name="gaterecord_updated")]
+
+    def __str__(self) -> str:
+        return f"gate {self.key[:8]}"

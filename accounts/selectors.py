@@ -29,9 +29,33 @@ def adult_confirmed(request) -> bool:
     return gate.session_confirmed(request)
 
 
-def display_name(*, user: AbstractBaseUser) -> str:
+def public_handle(*, user: AbstractBaseUser) -> str:
+    """The player's public name: what leaderboards and the API show, never from the email."""
     profile = profile_get(user=user)
-    return (profile.display_name if profile else "") or user.get_username()
+    return profile.handle if profile else ""
+
+
+def public_handles(*, user_ids: list[int]) -> dict[int, str]:
+    """{user id: handle} for many players at once (a leaderboard)."""
+    return dict(Profile.objects.filter(user_id__in=user_ids).values_list("user_id", "handle"))
+
+
+def handle_taken(handle: str, *, exclude_user: AbstractBaseUser | None = None) -> bool:
+    taken = Profile.objects.filter(handle__iexact=handle)
+    if exclude_user is not None:
+        taken = taken.exclude(user=exclude_user)
+    return taken.exists()
+
+
+def user_display(user: AbstractBaseUser) -> str:
+    """ACCOUNT_USER_DISPLAY: what allauth's messages call the player."""
+    return public_handle(user=user) or "you"
+
+
+def display_name(*, user: AbstractBaseUser) -> str:
+    """The name the player sees on their own profile: their display name, else their handle."""
+    profile = profile_get(user=user)
+    return (profile.display_name or profile.handle) if profile else ""
 
 
 def signs_balance(user: AbstractBaseUser | None) -> int:
@@ -54,6 +78,7 @@ def account_export(*, user: AbstractBaseUser) -> dict:
             for address in EmailAddress.objects.filter(user=user).order_by("-primary", "email")
         ],
         "profile": {
+            "handle": profile.handle if profile else "",
             "display_name": profile.display_name if profile else "",
             "created_at": profile.created_at.isoformat() if profile else None,
         },

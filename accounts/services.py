@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+from importlib import import_module
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate, selectors
-from accounts.models import Profile
+from accounts import gate, names, selectors
+from accounts.models import GateRecord, Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
 
@@ -27,12 +31,54 @@ def profile_attest(*, user: AbstractBaseUser, gate_version: str = gate.GATE_VERS
     return profile
 
 
+def _emails(user: AbstractBaseUser) -> list[str]:
+    addresses = list(EmailAddress.objects.filter(user=user).values_list("email", flat=True))
+    return [user.email, *addresses] if user.email else addresses
+
+
+def _name_error(field: str, exc: ValidationError) -> ApplicationError:
+    message = exc.messages[0]
+    return ApplicationError(exc.code or "invalid_name", message, fields={field: [message]})
+
+
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
+def profile_update(
+    *, user: AbstractBaseUser, display_name: str | None = None, handle: str | None = None
+) -> Profile:
+    """Change the player's display name and/or public handle (None: leave it as it is).
+
+    Both are checked by accounts/names.py (codes ``invisible_character``, ``handle_length``,
+    ``handle_characters``, ``handle_is_email``...); a handle another player holds, whatever
+    its case, is ``handle_taken`` (the database's unique index decides a race).
+    """
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
-    profile.display_name = display_name.strip()
-    profile.save(update_fields=["display_name"])
+    fields = []
+    if display_name is not None:
+        try:
+            profile.display_name = names.clean_display_name(display_name)
+        except ValidationError as exc:
+            raise _name_error("display_name", exc) from None
+        fields.append("display_name")
+    if handle is not None:
+        try:
+            profile.handle = names.clean_handle(handle, emails=_emails(user))
+        except ValidationError as exc:
+            raise _name_error("handle", exc) from None
+        fields.append("handle")
+        taken = Profile.objects.filter(handle__iexact=profile.handle).exclude(pk=profile.pk)
+        if taken.exists():
+            raise _handle_taken()
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=fields)
+    except IntegrityError:
+        raise _handle_taken() from None
     return profile
+
+
+def _handle_taken() -> ApplicationError:
+    message = "Another player has that handle: choose another."
+    return ApplicationError("handle_taken", message, status_code=409, fields={"handle": [message]})
 
 
 @sensitive_variables("birth_date")
@@ -46,14 +92,40 @@ def age_check(*, request, birth_date: dt.date) -> None:
     signed_in = user is not None and user.is_authenticated
     if signed_in and selectors.user_adult_confirmed(user=user):
         return
-    if gate.is_locked(request):
+    # One serialised step per browser (accounts/gate.py): of checks sent at once, a refusal
+    # always wins, whichever order they run in.
+    verdict = gate.check(request, passed=gate.passes(birth_date))
+    if verdict == "locked":
         raise ApplicationError("age_check_locked", gate.REFUSAL_MESSAGE, status_code=403)
-    if not gate.passes(birth_date):
-        gate.refuse(request)
+    if verdict == "refused":
         raise ApplicationError("age_check_failed", gate.REFUSAL_MESSAGE, status_code=403)
-    gate.mark_session_confirmed(request)
     if signed_in:
         profile_attest(user=user)
+
+
+def sessions_clear_expired() -> int:
+    """Delete every expired session from the session store, and the age gate's records of
+    browsers whose session has surely expired (no lock in force). Returns how many sessions
+    were deleted.
+
+    Each visit without a cookie can start a session (a guest's check, a heist), and Django
+    deletes expired ones only when told to (``clearsessions``): without this the table grows
+    with every visitor. Stores that expire entries themselves (a cache) have nothing to do.
+    """
+    now = timezone.now()
+    GateRecord.objects.filter(
+        Q(locked_until__isnull=True) | Q(locked_until__lt=now),
+        updated_at__lt=now - dt.timedelta(seconds=settings.SESSION_COOKIE_AGE),
+    ).delete()
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store, "get_model_class"):  # not kept in the database
+        store.clear_expired()
+        return 0
+    # What the database stores' clear_expired() does, counted (cached_db's cache copies
+    # expire by themselves).
+    expired = store.get_model_class().objects.filter(expire_date__lt=timezone.now())
+    deleted, _ = expired.delete()
+    return deleted
 
 
 @transaction.atomic

@@ -55,6 +55,15 @@ class SignupView(allauth_views.SignupView):
     def closed(self):
         return refusal(self.request)
 
+    def form_valid(self, form):
+        # The form found the date passes; the verdict for this browser and the account made
+        # from it are one serialised step, so a refusal sent at the same moment either comes
+        # first (locked: no account) or after (the account passed before it).
+        with gate.door(self.request) as verdict:
+            if verdict == "locked":
+                return refusal(self.request)
+            return super().form_valid(form)
+
     def form_invalid(self, form):
         if getattr(form, "refused", False):
             gate.refuse(self.request)
@@ -91,18 +100,34 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
-            services.profile_update(user=user, display_name=form.cleaned_data["display_name"])
-            messages.success(request, "Your display name is saved.")
-            return redirect("accounts_profile")
+            try:
+                services.profile_update(
+                    user=user,
+                    handle=form.cleaned_data["handle"],
+                    display_name=form.cleaned_data["display_name"],
+                )
+            except ApplicationError as exc:
+                for field, errors in (exc.fields or {"handle": [exc.message]}).items():
+                    for error in errors:
+                        form.add_error(field, error)
+            else:
+                messages.success(request, "Your names are saved.")
+                return redirect("accounts_profile")
     else:
         current = selectors.profile_get(user=user)
-        form = ProfileForm(initial={"display_name": current.display_name if current else ""})
+        form = ProfileForm(
+            initial={
+                "handle": current.handle if current else "",
+                "display_name": current.display_name if current else "",
+            }
+        )
     return render(
         request,
         "accounts/profile.html",
         {
             "form": form,
             "display_name": selectors.display_name(user=user),
+            "handle": selectors.public_handle(user=user),
             # What the apps above accounts show here (game: record and heists played).
             "sections": extensions.profile_sections(user),
             "signs": selectors.signs_balance(user),

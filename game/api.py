@@ -39,6 +39,7 @@ from game.services.decks import deck_delete, deck_save
 from game.services.heists import heist_start, plan_seal
 from game.services.rivals import rival_seal_overdue
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.throttling import ScopedRateThrottle
 
 # --- Inputs ---------------------------------------------------------------------------------
 
@@ -74,13 +75,21 @@ class HeistStartInputSerializer(serializers.Serializer):
     )
 
 
+# The largest night number or card id an input may carry: far above any ruleset's, and small
+# enough that no number a client sends is ever more than a comparison.
+_ID_MAX = 1000
+
+
 class CrewEntryInputSerializer(serializers.Serializer):
-    card = serializers.IntegerField(help_text="A card id from your hand.")
+    # Bounds only (a card id is an index into a 12-card deck; the engine checks the hand).
+    card = serializers.IntegerField(
+        min_value=0, max_value=_ID_MAX, help_text="A card id from your hand."
+    )
     vault = serializers.CharField(max_length=64)
 
 
 class SealInputSerializer(serializers.Serializer):
-    night = serializers.IntegerField(min_value=1)
+    night = serializers.IntegerField(min_value=1, max_value=_ID_MAX)
     # Long lists are refused by the engine (too_many_crew); the cap only bounds the request.
     crew = CrewEntryInputSerializer(many=True, max_length=12)
     boost = serializers.BooleanField(default=False)
@@ -214,9 +223,18 @@ class HeistStartApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
     authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
+    # Each start queues a rival turn: limited per session and per address (RATE_LIMITS).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "heist_start"
 
     @extend_schema(
         request=HeistStartInputSerializer,
+        description=(
+            "Start a heist. A player keeps at most HEIST_ACTIVE_MAX heists in play (3 by "
+            "default): starting another closes the oldest one in play as abandoned, without "
+            "Signs. Starts are rate-limited per session and per address (429 `rate_limited`, "
+            "with `Retry-After`)."
+        ),
         responses={
             201: HeistViewSerializer,
             **_errors(
@@ -225,6 +243,7 @@ class HeistStartApi(APIView):
                     "`unknown_encounter`, `deck_wrong_size`, `deck_too_many_copies`, "
                     "`deck_unknown_card`.",
                     "403": _HEIST_ERRORS["403"],
+                    "429": "`rate_limited`: too many starts; `Retry-After` says when to retry.",
                 }
             ),
         },

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from allauth.account.signals import user_logged_in, user_signed_up
+from allauth.account.signals import user_logged_in
 from django.dispatch import receiver
 
 from accounts.guest import guest_id
@@ -10,11 +10,13 @@ from accounts.signals import account_deleting
 from game.services.heists import heists_anonymise, heists_claim_guest
 
 
-@receiver(user_signed_up, dispatch_uid="game.claim_guest_heists_on_signup")
 @receiver(user_logged_in, dispatch_uid="game.claim_guest_heists_on_login")
 def claim_guest_heists(sender, request, user, **kwargs) -> None:
     # accounts.guest keeps the id in the session data, which login() carries over, so the
-    # heists this browser played as a guest move to the account it signed up or in with.
+    # heists this browser played as a guest move to the account it signs in with. Not at
+    # sign-up: an account is not signed in until its email is confirmed (confirming in the
+    # same browser signs in, and claims them then), and a guest's heists vanishing at sign-up
+    # would tell the browser that the address was new (enumeration, README accounts).
     if request is not None and hasattr(request, "session"):
         heists_claim_guest(user=user, guest_id=guest_id(request))
 

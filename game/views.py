@@ -8,8 +8,10 @@ comes from game.engine.text.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -29,6 +31,7 @@ from game.selectors.decks import saved_deck_playable, saved_decks
 from game.selectors.heists import heist_get, heist_snapshot
 from game.services.decks import DECK_NAME_MAX, SAVED_DECKS_MAX, deck_delete, deck_save
 from game.services.heists import heist_start
+from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
 
 # A guest keeps one deck in the session (issue 6); signed-in players save named decks
@@ -93,18 +96,20 @@ def play(request):
     latest = max(saved, key=lambda d: d["updated_at"], default=None)
     default_deck = latest["choice"] if latest else "mine" if my_deck else "starter"
     chosen = {
-        "rival": request.POST.get("rival") or request.GET.get("rival") or personas[0].slug,
-        "difficulty": request.POST.get("difficulty")
-        or request.GET.get("difficulty")
-        or difficulties[0].slug,
-        "encounter": request.POST.get("encounter") or request.GET.get("encounter") or "",
-        "deck": request.POST.get("deck") or request.GET.get("deck") or default_deck,
+        "rival": _choice(request, "rival") or personas[0].slug,
+        "difficulty": _choice(request, "difficulty") or difficulties[0].slug,
+        "encounter": _choice(request, "encounter"),
+        "deck": _choice(request, "deck") or default_deck,
     }
     error = None
+    wait = None  # seconds until a refused start may be tried again (the heist_start limit)
     if request.method == "POST":
         deck = None
         if request.POST.get("deck_cards"):  # a rematch plays the same deck again
-            deck = request.POST["deck_cards"].split(",")
+            # At most one item more than a deck holds (so a long list is still refused as the
+            # wrong size): the posted text never sizes a list.
+            cards = request.POST["deck_cards"].split(",", ruleset.deck_size)
+            deck = [card[:_CHOICE_MAX] for card in cards]
         elif chosen["deck"] == "mine":
             deck = my_deck
         elif chosen["deck"].startswith(SAVED):
@@ -113,6 +118,12 @@ def play(request):
                 error = "That saved deck is not there any more: pick another."
         elif chosen["deck"]:
             deck = next((list(d.deck) for d in starters if d.slug == chosen["deck"]), None)
+        wait = throttling.hit("heist_start", request) if error is None else None
+        if wait is not None:
+            error = (
+                "You have started a lot of heists in a short time. "
+                f"Please try again in {wait} second{'s' if wait != 1 else ''}."
+            )
         if error is None:
             try:
                 heist_id = _start_heist(
@@ -137,7 +148,7 @@ def play(request):
         }
         for p in personas
     ]
-    return render(
+    response = render(
         request,
         "game/play.html",
         {
@@ -158,9 +169,22 @@ def play(request):
                 for d in starters
             ],
             "error": error,
+            "active_max": settings.HEIST_ACTIVE_MAX,
         },
-        status=400 if error else 200,
+        status=429 if wait else 400 if error else 200,
     )
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
+
+
+_CHOICE_MAX = 64  # the longest slug or choice a page posts (the API's own bound)
+
+
+def _choice(request, name: str) -> str:
+    """A picker value from the form or the query, cut to the length of a slug: an overlong one
+    is refused as unknown, and no echo of a client's text in an error is larger than that."""
+    return (request.POST.get(name) or request.GET.get(name) or "")[:_CHOICE_MAX]
 
 
 def _start_heist(request, *, rival, difficulty, deck, encounter):
@@ -199,19 +223,17 @@ def deck(request):
     reason = None
     if request.method == "POST":
         name = request.POST.get("name", "").strip()
-        counts = Counter()
-        for row in crew:
-            try:
-                n = int(request.POST.get(f"count-{row['slug']}", "0"))
-            except ValueError:
-                n = 0
-            counts[row["slug"]] = max(0, n)
+        counts, reason = _posted_counts(request, crew, ruleset)
         action = request.POST.get("action", "")
         if action.startswith("starter:"):
             starter = next((d for d in starters if d["slug"] == action[8:]), None)
             counts = Counter(starter["deck"] if starter else [])
+            reason = None
         elif action == "clear":
             counts = Counter()
+            reason = None
+        elif reason is not None:
+            pass  # a count out of bounds: whatever was asked is refused, nothing is built
         elif action.startswith(("add:", "remove:")):
             op, _, slug = action.partition(":")
             reason = _adjust(counts, slug, op, ruleset, crew)
@@ -219,12 +241,16 @@ def deck(request):
             reason = _delete_saved(request, action.removeprefix("delete:"), mine)
             mine = _saved_decks(request, ruleset)
         elif action == "save":
-            deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
-            try:
-                validate_deck(ruleset, deck_list)
-            except DeckError as exc:
-                reason = text.deck_reason(counts, ruleset) or str(exc)
-            else:
+            # Every count is 0..max_copies by now; the total is checked before the list exists.
+            reason = text.deck_reason(counts, ruleset)
+            deck_list = []
+            if reason is None:
+                deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
+                try:
+                    validate_deck(ruleset, deck_list)
+                except DeckError as exc:
+                    reason = str(exc)
+            if reason is None:
                 if signed_in:
                     try:
                         deck_row, _ = deck_save(user=request.user, name=name, cards=deck_list)
@@ -265,6 +291,32 @@ def deck(request):
         },
         status=400 if reason else 200,
     )
+
+
+_COUNT = re.compile(r"[0-9]{1,3}")
+
+
+def _posted_counts(request, crew, ruleset) -> tuple[Counter, str | None]:
+    """The deck form's ``count-<slug>`` values, each bounded to 0..max_copies before anything
+    is built from it (a number from the client never sizes a list). Returns (counts, why the
+    form was refused, if it was); a count out of bounds is shown as 0 or the copy limit."""
+    counts: Counter = Counter()
+    reason = None
+    for row in crew:
+        raw = request.POST.get(f"count-{row['slug']}", "0").strip() or "0"
+        if not _COUNT.fullmatch(raw):
+            reason = reason or text.DECK_BUILDER["count_invalid"].format(
+                name=row["name"], max_copies=ruleset.max_copies
+            )
+            continue
+        n = int(raw)
+        if n > ruleset.max_copies:
+            reason = reason or text.DECK_BUILDER["too_many_copies"].format(
+                max_copies=ruleset.max_copies, name=row["name"]
+            )
+            n = ruleset.max_copies
+        counts[row["slug"]] = n
+    return counts, reason
 
 
 def _delete_saved(request, deck_id, mine):
@@ -366,10 +418,8 @@ def heist_replay(request, heist_id):
     view = present_heists.heist_view(snapshot)
     record = present_heists.replay_record(game, snapshot.nights)
     history = view["history"]
-    try:
-        night = int(request.GET.get("night", "1"))
-    except ValueError:
-        night = 1
+    asked = request.GET.get("night", "1")
+    night = int(asked) if _COUNT.fullmatch(asked) else 1
     night = min(max(night, 1), max(len(history), 1))
     current = history[night - 1] if history else None
     engine = next(

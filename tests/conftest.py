@@ -1,7 +1,11 @@
+import copy
 import os
 
 import pytest
 from django.conf import settings
+
+# The limits as configured (veyltak_site/settings.py), before any test changes them.
+DEFAULT_RATE_LIMITS = copy.deepcopy(settings.RATE_LIMITS)
 
 
 def pytest_report_header(config):
@@ -24,3 +28,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    # One address (127.0.0.1) and a shared cache serve the whole suite: limits would turn on
+    # whichever test ran late. Tests of the limits set RATE_LIMITS themselves (and one plays
+    # with DEFAULT_RATE_LIMITS: a normal player never meets them).
+    settings.RATE_LIMITS = {}

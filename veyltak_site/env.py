@@ -5,6 +5,8 @@ deployment fails loudly instead of silently falling back to a default.
 """
 
 import os
+import re
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -81,3 +83,39 @@ def env_url(name: str, default: str, *, schemes: set[str]) -> str:
             f"{name} has scheme {scheme or '(none)'!r}; expected one of {sorted(schemes)}."
         )
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A rate limit: at most ``count`` requests per ``seconds`` (veyltak_site.throttling)."""
+
+    count: int
+    seconds: int
+
+    def __str__(self) -> str:
+        return f"{self.count}/{self.seconds}s"
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_RATE = re.compile(r"([0-9]{1,9})/([0-9]{0,6})([smhd])")
+
+
+def parse_rate(text: str) -> Rate:
+    """``"30/10m"`` is 30 per 10 minutes; also ``"5/s"``, ``"100/h"``, ``"20/90s"``, ``"1/d"``.
+
+    Raises ValueError for anything else."""
+    match = _RATE.fullmatch(text.strip())
+    if not match:
+        raise ValueError(f"{text!r} is not a rate like 30/10m (count/[n]unit, unit s, m, h or d)")
+    count, number, unit = int(match[1]), int(match[2] or 1), match[3]
+    if count < 1 or number < 1:
+        raise ValueError(f"{text!r}: the count and the period must be at least 1")
+    return Rate(count, number * _UNITS[unit])
+
+
+def env_rate(name: str, default: str) -> Rate:
+    value = _raw(name) or default
+    try:
+        return parse_rate(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}.") from None

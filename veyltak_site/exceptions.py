@@ -4,7 +4,9 @@ Services raise ApplicationError(code, message); the DRF handler renders it, and 
 error (validation, auth, 404, throttling), as {"error": {"code", "message", "fields"?}}.
 """
 
-from django.core.exceptions import PermissionDenied
+import math
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -43,9 +45,33 @@ _DEFAULT_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    413: "payload_too_large",
     415: "unsupported_media_type",
-    429: "throttled",
+    429: "rate_limited",
+    500: "server_error",
 }
+
+# What an error says when the framework gave no words of its own (veyltak_site.middleware uses
+# these for answers that never reached a DRF view: an unknown route, a body over the limit).
+DEFAULT_MESSAGES = {
+    400: "The request is not valid.",
+    403: "You may not do that.",
+    404: "There is nothing here.",
+    405: "That method is not allowed here.",
+    413: "The request body is too large.",
+    429: "Too many requests: wait a moment and try again.",
+    500: "Something went wrong on our side. Please try again.",
+}
+
+
+def error_code(status_code: int) -> str:
+    return _DEFAULT_CODES.get(status_code, "server_error" if status_code >= 500 else "error")
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = 413
+    default_detail = DEFAULT_MESSAGES[413]
+    default_code = "payload_too_large"
 
 
 def _flatten(detail) -> str:
@@ -63,6 +89,17 @@ def api_exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    elif isinstance(exc, exceptions.Throttled):
+        # DRF's own code is `throttled`; the API's is `rate_limited` (DESIGN.md section 5).
+        # The handler below keeps `Retry-After`, which DRF sets from `exc.wait`.
+        wait = math.ceil(exc.wait) if exc.wait else None
+        exc.wait = wait
+        when = f"in {wait} second{'s' if wait != 1 else ''}" if wait else "in a little while"
+        exc.detail = exceptions.ErrorDetail(
+            f"Too many requests: please try again {when}.", code="rate_limited"
+        )
 
     response = exception_handler(exc, context)
     if response is None:
@@ -73,7 +110,7 @@ def api_exception_handler(exc, context):
             "invalid_input", "Some fields are not valid; see `fields`.", fields
         )
         return response
-    code = _DEFAULT_CODES.get(response.status_code, "error")
+    code = error_code(response.status_code)
     detail = getattr(exc, "detail", None)
     if hasattr(detail, "code") and isinstance(detail.code, str) and detail.code != "error":
         code = detail.code

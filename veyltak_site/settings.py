@@ -11,7 +11,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from veyltak_site.env import env_bool, env_float, env_int, env_list, env_str, env_url
+from veyltak_site.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VEYLTAK_VAR_DIR", str(BASE_DIR / "var")))
@@ -60,6 +68,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "veyltak_site.headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise, which answers static files with its own caching headers.
+    "veyltak_site.middleware.PrivateCacheMiddleware",
+    # Before CommonMiddleware: an unknown /api/ path is a JSON 404, not a slash redirect.
+    "veyltak_site.middleware.RequestBoundaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -170,14 +182,34 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     # Close heists nobody has sealed for HEIST_ABANDON_MINUTES (game.services).
     "abandon-stale-heists": {"task": "game.abandon_stale_heists", "schedule": 10 * 60.0},
+    # Delete expired sessions (every guest visit can make one) and the age gate's records of
+    # browsers long gone (accounts.services.sessions_clear_expired).
+    "clear-expired-sessions": {"task": "accounts.clear_expired_sessions", "schedule": 60 * 60.0},
 }
 
 # --- Game -------------------------------------------------------------------------------------
-# Seconds the web process waits for a worker to seal the rival's plan before sealing it itself:
-# the seal route waits this long, and the heist view seals a night that has been open this long.
+# How old a night may get without a worker sealing the rival's plan before the heist view (which
+# the board polls) seals it itself. No request waits: the seal route answers 409
+# rival_not_sealed until the rival has sealed (DESIGN.md section 3, step 5).
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
 # Minutes without a seal after which an active heist is closed as abandoned.
 HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)
+# Heists one player (or guest browser) may have in play at once: starting another closes the
+# oldest as abandoned (no Signs), as the Play page says.
+HEIST_ACTIVE_MAX = env_int("HEIST_ACTIVE_MAX", 3, minimum=1)
+
+# --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
+# Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
+# person playing does; they stop one client from queueing rival turns for everyone. Counters
+# live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g. RATE_HEIST_START_ADDRESS.
+RATE_LIMITS = {
+    "heist_start": {
+        "session": env_rate("RATE_HEIST_START_SESSION", "30/10m"),
+        "address": env_rate("RATE_HEIST_START_ADDRESS", "200/10m"),
+    },
+}
+# Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
 
 # --- Auth (django-allauth) --------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -186,7 +218,16 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Sign-up must not say which emails have accounts (allauth's enumeration prevention): an email
+# already in use gets an "account already exists" mail and the same "check your email" answer
+# as a new one. That holds only when no sign-up signs in before its email is confirmed, so
+# verification is mandatory; confirming in the same browser signs the player in.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_UNIQUE_EMAIL = True  # and the database enforces it, case-insensitively (accounts 0003)
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# What allauth's messages call a player: the public handle, never anything from the email.
+ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
@@ -221,11 +262,16 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "VEYLTAK <no-reply@veyltak.invalid>")
 
 # --- API --------------------------------------------------------------------------------------
+# The largest request body under /api/ (413 payload_too_large above it, before it is read). No
+# API body is near it: a heist start or a seal is well under a kilobyte. Pages keep Django's
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), also answered 413 above it.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with a bound on nesting (deep JSON is 400 parse_error, not a 500).
+    "DEFAULT_PARSER_CLASSES": ["veyltak_site.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "veyltak_site.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -143,6 +143,7 @@ def standard_heist(ruleset: Ruleset) -> str:
 # Templates the page fills and hands to static/js/deck.js, which fills them the same way.
 DECK_BUILDER: Mapping[str, str] = {
     "too_many_copies": "At most {max_copies} copies of {name}.",
+    "count_invalid": "The count of {name} must be a whole number from 0 to {max_copies}.",
     "full": "Your deck already has {size} cards: take one out first.",
     "short_one": "Add 1 more card to make {size}.",
     "short": "Add {missing} more cards to make {size}.",

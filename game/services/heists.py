@@ -5,22 +5,26 @@ The flow of a night (DESIGN.md section 3):
 1. A night starts (``heist_start``, or ``plan_seal`` of the previous night): in the same
    transaction its loot is stored and the rival's task is scheduled with ``on_commit``
    (game.services.rivals).
-2. ``plan_seal`` waits up to RIVAL_FALLBACK_SECONDS for the rival's seal, then seals the rival's
-   plan itself with the same service (a dead worker slows a heist, never loses one), locks the
-   heist row, validates and resolves the night with the engine, and starts the next night or
-   finishes.
+2. ``plan_seal`` locks the heist row, validates and resolves the night with the engine, and
+   starts the next night or finishes. It never seals the rival's plan and never waits: while
+   the rival has not sealed it answers 409 ``rival_not_sealed`` at once, because the player must
+   have seen the rival's commitment before sealing (else the commitment proves nothing), and a
+   request that slept for a worker would hold a web thread (issue 17). The heist view, which the
+   board polls, seals an overdue night (game.services.rivals.rival_seal_overdue).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from game.domain import HeistSnapshot
@@ -44,7 +48,7 @@ from game.owners import Owner
 from game.rivals.personas import UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
-from game.services.rivals import rival_schedule, rival_wait
+from game.services.rivals import rival_schedule
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -64,6 +68,43 @@ def _night_start(heist: Heist, state: HeistState) -> HeistNight:
     return night
 
 
+def _owner_lock(owner: Owner) -> None:
+    """Serialise heist starts of one owner (to the end of the transaction).
+
+    PostgreSQL: an advisory lock keyed by the owner, because a guest has no row to lock and
+    counting rows under FOR UPDATE would not see a heist another start is inserting. SQLite
+    runs one writing transaction at a time anyway (IMMEDIATE), so it needs nothing more.
+    """
+    if connection.vendor != "postgresql":
+        return
+    name = f"heist-start:{owner.user_id or ''}:{owner.guest_id}".encode()
+    key = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _make_room(owner: Owner) -> int:
+    """Before a start: close the owner's oldest heists in play beyond HEIST_ACTIVE_MAX - 1 as
+    abandoned (no award), so the new one makes at most HEIST_ACTIVE_MAX. Returns how many.
+
+    One owner's starts queue on ``_owner_lock``, so two at once cannot both keep the oldest.
+    The UPDATE waits for a seal in flight (its row lock) and re-checks the status, so a heist
+    is never closed half-way through a night (as in ``heists_abandon_stale``).
+    """
+    _owner_lock(owner)
+    keep = settings.HEIST_ACTIVE_MAX - 1
+    surplus = list(
+        Heist.objects.filter(owner.heist_filter(), status=Heist.Status.ACTIVE)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)[keep:]
+    )
+    if not surplus:
+        return 0
+    return Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
+        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+    )
+
+
 def heist_start(
     *,
     owner: Owner,
@@ -78,6 +119,8 @@ def heist_start(
 
     ``deck`` defaults to the ready-made ``starter`` deck; an illegal deck is refused with the
     engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``).
+    The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
+    as abandoned in the same transaction (``_make_room``).
     """
     if owner.user_id is None and not owner.guest_id:
         raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
@@ -103,6 +146,7 @@ def heist_start(
     except EngineError as exc:
         raise _engine_error(exc) from None
     with transaction.atomic():
+        _make_room(owner)
         heist = Heist.objects.create(
             user_id=owner.user_id,
             # A signed-in player's heist belongs to the account only.
@@ -156,27 +200,26 @@ def plan_seal(
 
     Everything happens under the heist's row lock, so two seals of one night queue and the
     second finds the night moved on (409 ``wrong_night``, or ``heist_finished`` after the
-    last). If the rival has not sealed yet, the lock is released (never held while waiting),
-    the worker is given RIVAL_FALLBACK_SECONDS, the fallback seals in this process, and the
-    whole check runs again under the lock.
+    last). A night the rival has not sealed is refused at once (``rival_not_sealed``): the
+    board reads the heist until it shows the commitment (the view seals an overdue night) and
+    seals again. Nothing here waits or seals the rival (DESIGN.md section 3, step 5).
     """
     plan = _plan_from(crew, boost)
-    for attempt in range(2):
-        with transaction.atomic():
-            snapshot = heist_load(heist_id=heist_id, owner=owner, lock=True)
-            _check_open(snapshot.heist, night)
-            try:
-                validate_plan(snapshot.state, PLAYER, plan)
-            except EngineError as exc:
-                raise _engine_error(exc) from None
-            row = next(n for n in snapshot.nights if n.night == night)
-            if row.rival_sealed:
-                return _resolve_night(snapshot, row, plan)
-        if attempt == 0:
-            rival_wait(snapshot, row)
-    raise ApplicationError(  # pragma: no cover - rival_wait raises first
-        "rival_not_sealed", "The rival has not sealed its plan yet.", status_code=409
-    )
+    with transaction.atomic():
+        snapshot = heist_load(heist_id=heist_id, owner=owner, lock=True)
+        _check_open(snapshot.heist, night)
+        try:
+            validate_plan(snapshot.state, PLAYER, plan)
+        except EngineError as exc:
+            raise _engine_error(exc) from None
+        row = next(n for n in snapshot.nights if n.night == night)
+        if not row.rival_sealed:
+            raise ApplicationError(
+                "rival_not_sealed",
+                "The rival has not sealed its plan yet: wait for its commitment, then seal.",
+                status_code=409,
+            )
+        return _resolve_night(snapshot, row, plan)
 
 
 def _resolve_night(
@@ -272,10 +315,10 @@ def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
 
 @transaction.atomic
 def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
-    """Give a guest's heists to the account they just signed up or in with. Returns the count.
+    """Give a guest's heists to the account they just signed in with. Returns the count.
 
-    Connected to allauth's ``user_signed_up`` and ``user_logged_in`` (game.signals), so a guest
-    who signs up keeps the heists played in that browser.
+    Connected to allauth's ``user_logged_in`` (game.signals), so a guest who signs up (and
+    confirms the email in that browser, which signs in) keeps the heists played there.
     """
     if not guest_id or user.pk is None:
         return 0

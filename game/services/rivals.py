@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 import uuid
 from datetime import timedelta
 
@@ -25,7 +24,6 @@ from game.engine import RIVAL, commit_plan, observe, plan_canonical, rival_strea
 from game.models import HeistNight
 from game.rivals.policy import choose_plan
 from game.selectors.heists import heist_load_any
-from veyltak_site.exceptions import ApplicationError
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +34,8 @@ def rival_schedule(heist_id: uuid.UUID, night: int) -> None:
     from game.tasks import plan_rival_night
 
     def send() -> None:
-        # retry=False: with the broker down, fail at once instead of holding the request;
-        # plan_seal's fallback seals the night in-process anyway.
+        # retry=False: with the broker down, fail at once instead of holding the request; the
+        # heist view's fallback (rival_seal_overdue) seals the night in-process anyway.
         plan_rival_night.apply_async(args=(str(heist_id), night), retry=False)
 
     # robust: a broker error after the commit is logged and never turns a stored heist into a
@@ -90,34 +88,6 @@ def _rival_seal(snapshot: HeistSnapshot, night: int) -> bool:
     return claimed == 1
 
 
-def _rival_sealed(night_pk: int) -> bool:
-    return HeistNight.objects.filter(pk=night_pk, rival_commitment__isnull=False).exists()
-
-
-def rival_wait(snapshot: HeistSnapshot, row: HeistNight) -> None:
-    """Wait for the worker to seal the rival's plan, then seal it here (the fallback)."""
-    deadline = time.monotonic() + settings.RIVAL_FALLBACK_SECONDS
-    pause = 0.005
-    while time.monotonic() < deadline:
-        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-        if _rival_sealed(row.pk):
-            return
-        pause = min(pause * 1.5, 0.1)
-    try:
-        _rival_seal(snapshot, row.night)
-    except Exception:
-        # The night stays as it was; the player may seal again (and the task may still run).
-        logger.exception(
-            "fallback rival seal failed for heist %s night %s", snapshot.heist.pk, row.night
-        )
-    if not _rival_sealed(row.pk):
-        raise ApplicationError(
-            "rival_not_sealed",
-            "The rival has not sealed its plan yet; try again in a moment.",
-            status_code=409,
-        )
-
-
 def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
     started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
@@ -138,8 +108,7 @@ def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     try:
         _rival_seal(snapshot, row.night)
     except Exception:
-        # The view still answers ("rival_planning"); the next poll, the worker or the seal
-        # service's own fallback tries again.
+        # The view still answers ("rival_planning"); the next poll or the worker tries again.
         logger.exception(
             "view fallback rival seal failed for heist %s night %s", snapshot.heist.pk, row.night
         )

@@ -397,7 +397,7 @@ async function onSeal() {
   renderControls();
   say(`Plan sealed for night ${heist.night}. Revealing…`);
   try {
-    const answer = await api(`${HEIST_URL}seal/`, { body });
+    const answer = await sealOnceRivalHasSealed(body);
     state.sealing = false;
     showReveal(answer.result, heist, answer.heist);
   } catch (err) {
@@ -413,6 +413,49 @@ async function onSeal() {
     note.classList.add("bad");
     say(err.message);
   }
+}
+
+// The server refuses a seal (409 rival_not_sealed) until the rival has sealed: the player must
+// have seen its commitment first, and no request ever waits for the worker. So the board reads
+// the heist (which seals an overdue rival night on the server) until the commitment shows, keeps
+// it as the one shown before sealing, and sends the same plan again.
+const RIVAL_WAIT_READS = 30;
+
+const pause = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+async function waitForRivalCommitment() {
+  let delay = 400;
+  for (let read = 0; read < RIVAL_WAIT_READS; read += 1) {
+    await pause(delay);
+    const fresh = await api(HEIST_URL);
+    if (fresh.night !== state.heist.night || fresh.status !== "active") {
+      throw new ApiError(409, "wrong_night", "The heist has moved on.");
+    }
+    if (fresh.phase === "planning" && fresh.rival.commitment) {
+      state.heist.phase = fresh.phase;
+      state.heist.rival.commitment = fresh.rival.commitment;
+      state.seenCommitment = fresh.rival.commitment;
+      renderSides();
+      return;
+    }
+    delay = Math.min(delay * 1.5, 3000);
+  }
+  throw new ApiError(409, "rival_not_sealed", "The rival is slow to seal its plan tonight. Try sealing again in a moment.");
+}
+
+async function sealOnceRivalHasSealed(body) {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      return await api(`${HEIST_URL}seal/`, { body });
+    } catch (err) {
+      if (err.code !== "rival_not_sealed") throw err;
+    }
+    state.heist.phase = "rival_planning";
+    renderControls();
+    say("Waiting for the rival to seal its plan…");
+    await waitForRivalCommitment();
+  }
+  return api(`${HEIST_URL}seal/`, { body });
 }
 
 // --- the reveal -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.test import Client
 from accounts import gate
 from accounts.models import Profile
 from accounts.signals import account_deleting
-from tests.accounts.conftest import PASSWORD, make_player, signup
+from tests.accounts.conftest import PASSWORD, confirm_email, make_player, signup
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -129,6 +129,9 @@ def test_guest_id_survives_sign_up_and_sign_in(client, adult_date):
     assert client.get("/test/guest-id/").json()["guest_id"] == first
     old_session = client.cookies[settings.SESSION_COOKIE_NAME].value
     signup(client, email="g@example.com", birth_date=adult_date)
+    assert not is_signed_in(client)  # not before the email is confirmed
+    assert client.get("/test/guest-id/").json()["guest_id"] == first
+    confirm_email(client, "g@example.com")  # in this browser: signs in
     assert is_signed_in(client)
     assert client.cookies[settings.SESSION_COOKIE_NAME].value != old_session  # key cycled
     assert client.get("/test/guest-id/").json()["guest_id"] == first
@@ -155,10 +158,10 @@ def test_profile_shows_and_edits_only_ones_own_data(adult_date):
     alice, bob = Client(), Client()
     make_player(alice, email="alice@example.com", birth_date=adult_date)
     bob_user = make_player(bob, email="bob@example.com", birth_date=adult_date)
-    bob.post("/accounts/profile/", {"display_name": "Bobby Tables"})
+    bob.post("/accounts/profile/", {"handle": "bobby", "display_name": "Bobby Tables"})
     assert Profile.objects.get(user=bob_user).display_name == "Bobby Tables"
 
-    response = alice.post("/accounts/profile/", {"display_name": "  Night Owl  "})
+    response = alice.post("/accounts/profile/", {"handle": "owl", "display_name": "  Night Owl  "})
     assert response.status_code == 302
     page = alice.get(f"/accounts/profile/?user={bob_user.pk}").content.decode()
     assert "Night Owl" in page
@@ -175,7 +178,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     alice, bob = Client(), Client()
     alice_user = make_player(alice, email="alice@example.com", birth_date=adult_date)
     make_player(bob, email="bob@example.com", birth_date=adult_date)
-    alice.post("/accounts/profile/", {"display_name": "Night Owl"})
+    alice.post("/accounts/profile/", {"handle": "owl", "display_name": "Night Owl"})
 
     response = alice.get(f"/accounts/export/?user={alice_user.pk + 1}")
     assert response.status_code == 200
@@ -193,8 +196,9 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "decks",
     }
     assert data["account"]["username"] == alice_user.username
-    assert data["emails"] == [{"email": "alice@example.com", "verified": False, "primary": True}]
+    assert data["emails"] == [{"email": "alice@example.com", "verified": True, "primary": True}]
     assert data["profile"]["display_name"] == "Night Owl"
+    assert data["profile"]["handle"] == "owl"
     assert data["age_check"]["passed"] is True
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
@@ -211,7 +215,7 @@ def test_account_deletion_needs_the_password_and_removes_personal_data(adult_dat
     browser, other = Client(), Client()
     user = make_player(browser, email="leaving@example.com", birth_date=adult_date)
     make_player(other, email="staying@example.com", birth_date=adult_date)
-    browser.post("/accounts/profile/", {"display_name": "Gone Soon"})
+    browser.post("/accounts/profile/", {"handle": "leaver", "display_name": "Gone Soon"})
     assert browser.get("/accounts/delete/").status_code == 200
 
     wrong = browser.post("/accounts/delete/", {"password": "not it"})
@@ -285,7 +289,7 @@ def test_sign_in_errors_are_shown_on_the_form(adult_date):
 
 
 def test_sign_up_sends_a_verification_email(adult_date):
-    make_player(Client(), email="verify@example.com", birth_date=adult_date)
+    assert signup(Client(), email="verify@example.com", birth_date=adult_date).status_code == 302
     assert any("verify@example.com" in message.to for message in mail.outbox)
     body = mail.outbox[-1].body
     key_url = re.search(r"https?://[^\s]+/accounts/confirm-email/[^\s/]+/", body).group(0)

@@ -7,13 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts import gate
 from accounts.models import Profile
-from tests.accounts.conftest import signup, years_ago
+from tests.accounts.conftest import PASSWORD, make_player, signup, years_ago
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -168,10 +169,14 @@ def test_the_lock_ends_after_a_day(client, refused_date, adult_date, monkeypatch
     assert api_age_check(client, adult_date).status_code == 200
 
 
-def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_date):
+def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_date, monkeypatch):
     assert api_age_check(client, adult_date).status_code == 200
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is True
     assert signup(client, email="x@example.com", birth_date=refused_date).status_code == 403
+    assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
+    # Withdrawn, not suspended: the pass does not come back when the lock ends.
+    later = time.time() + gate.LOCK_SECONDS + 5
+    monkeypatch.setattr(time, "time", lambda: later)
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
 
 
@@ -253,10 +258,10 @@ def test_me_shape_and_csrf_cookie(client, adult_date):
         "signs": 0,
     }
     assert settings.CSRF_COOKIE_NAME in response.cookies
-    signup(client, email="me@example.com", birth_date=adult_date)
+    user = make_player(client, email="me@example.com", birth_date=adult_date)
     data = client.get("/api/v1/me/").json()
     assert data["authenticated"] is True
-    assert data["username"] == User.objects.get(email="me@example.com").username
+    assert data["username"] == Profile.objects.get(user=user).handle  # the public handle
     assert data["adult_confirmed"] is True
     assert data["signs"] == 0
     assert set(data) == {"authenticated", "username", "adult_confirmed", "signs"}
@@ -334,10 +339,58 @@ def test_birth_date_is_required_and_validated_on_sign_up(client):
 
 
 def test_a_confirmed_player_is_not_asked_again(client, adult_date, refused_date):
-    signup(client, email="done@example.com", birth_date=adult_date)
+    make_player(client, email="done@example.com", birth_date=adult_date)
     assert client.get("/age-check/?next=/play/")["Location"] == "/play/"
     assert client.post("/age-check/", {"birth_date": refused_date.isoformat()}).status_code == 302
     again = api_age_check(client, refused_date)
     assert again.status_code == 200
     assert gate.LOCK_COOKIE not in again.cookies
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is True
+
+
+# --- the ruling on signing in after a refusal (issue 17, finding 5) ------------------------------
+
+
+def _sign_in(client, email):
+    return client.post("/accounts/login/", {"login": email, "password": PASSWORD})
+
+
+def test_a_refused_browser_may_sign_in_to_an_account_that_passed_the_gate(refused_date):
+    make_player(Client(), email="holder@example.com")
+    browser = Client()
+    assert api_age_check(browser, refused_date).json()["error"]["code"] == "age_check_failed"
+    response = _sign_in(browser, "holder@example.com")
+    assert response.status_code == 302, response.content.decode()[:500]
+    me = browser.get("/api/v1/me/").json()
+    assert me["authenticated"] is True and me["adult_confirmed"] is True
+    started = browser.post(
+        "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"}, "application/json"
+    )
+    assert started.status_code == 201, started.content
+    # Every other door of this browser stays shut for the day, signed out again too.
+    browser.post("/accounts/logout/")
+    assert api_age_check(browser, years_ago(40)).json()["error"]["code"] == "age_check_locked"
+    assert browser.get("/accounts/signup/").status_code == 403
+    assert browser.get("/api/v1/me/").json()["adult_confirmed"] is False
+
+
+def test_a_refused_browser_may_not_sign_in_to_an_account_without_the_gate(refused_date):
+    made = User.objects.create_user("made", "made@example.com", PASSWORD)  # createsuperuser
+    EmailAddress.objects.create(user=made, email="made@example.com", verified=True, primary=True)
+    browser = Client()
+    assert api_age_check(browser, refused_date).status_code == 403
+    response = _sign_in(browser, "made@example.com")
+    assert response.status_code == 403
+    assert_neutral(response.content.decode(), "sign-in refusal")
+    assert gate.REFUSAL_MESSAGE in html_lib.unescape(response.content.decode())
+    assert browser.get("/api/v1/me/").json()["authenticated"] is False
+    # From a browser that was never refused, the same account signs in (and then passes the
+    # guest check like a guest: the gate fails closed).
+    fresh = Client()
+    assert _sign_in(fresh, "made@example.com").status_code == 302
+    assert fresh.get("/api/v1/me/").json() | {"username": None} == {
+        "authenticated": True,
+        "username": None,
+        "adult_confirmed": False,
+        "signs": 0,
+    }

@@ -154,7 +154,7 @@ def test_an_error_report_hides_the_birth_date(caplog, monkeypatch):
 @pytest.mark.parametrize("door", ["api", "page"])
 def test_a_guest_check_error_report_hides_the_birth_date(caplog, monkeypatch, door):
     day = REPORT_DAYS["api"]
-    monkeypatch.setattr("accounts.gate.mark_session_confirmed", _explode)
+    monkeypatch.setattr("accounts.gate._serialised", _explode)
     browser = Client(raise_request_exception=False)
     with caplog.at_level(logging.ERROR, logger="django.request"):
         if door == "api":

@@ -33,11 +33,17 @@ def heist_id(page) -> str:
 
 def finish_heist_by_api(page, base: str, hid: str) -> None:
     """Seal every remaining night with no crew through the JSON API, as the page's session."""
+    import time
+
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    for _ in range(10):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         view = page.request.get(f"{base}/api/v1/heists/{hid}/").json()
         if view["status"] != "active":
             return
+        if view["phase"] != "planning":  # as the board does: wait for the rival's commitment
+            time.sleep(0.1)
+            continue
         answer = page.request.post(
             f"{base}/api/v1/heists/{hid}/seal/",
             data={"night": view["night"], "crew": [], "boost": False},
@@ -48,12 +54,15 @@ def finish_heist_by_api(page, base: str, hid: str) -> None:
 
 
 def sign_in_new_player(page, base: str, *, email: str, password: str):
-    """Create a player who passed the gate at sign-up, sign in through the page; return the user."""
+    """Create a player who passed the gate at sign-up and confirmed the email, sign in through
+    the page; return the user."""
+    from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
     from accounts.services import profile_attest
 
     user = get_user_model().objects.create_user(username=email, email=email, password=password)
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     profile_attest(user=user)
     page.goto(base + "/accounts/login/")
     page.get_by_label("Email").fill(email)

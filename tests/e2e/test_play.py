@@ -205,3 +205,21 @@ def test_signed_in_player_board_fits_the_phone_and_result_counts_signs(site, new
         expect(page.get_by_text(words)).to_be_visible()
         expect(page.get_by_text("No Signs were awarded")).to_have_count(0)
     shots.take(page, "result-signed-in")
+
+
+def test_board_seals_once_the_rival_has_sealed_after_a_409(site, new_page, settings):
+    """No worker, and the view seals the rival only once the night is 2.5 s old: a Seal pressed
+    at once is refused (409 rival_not_sealed); the board reads the heist until the commitment
+    shows, seals the same plan again, and checks the reveal against the commitment it saw."""
+    settings.RIVAL_FALLBACK_SECONDS = 2.5
+    page = new_page(DESKTOP)
+    seals = []
+    page.on(
+        "response",
+        lambda response: seals.append(response.status) if response.url.endswith("/seal/") else None,
+    )
+    start_heist(page, site, rival="The Furnace", difficulty="Rookie")
+    expect(page.locator("#b-rival-status")).to_contain_text("Planning")
+    page.get_by_role("button", name=SEAL).click()
+    _check_reveal(page, 1)
+    assert seals[0] == 409 and seals[-1] == 200, seals

@@ -19,9 +19,9 @@ DIFFICULTY = "rookie"
 @pytest.fixture(autouse=True)
 def _no_worker_wait(request):
     # Most tests run without a Celery worker (and inside a transaction a worker could not see
-    # the rows anyway): the seal service seals the rival's plan in-process at once. Tests of
-    # the worker and of the wait set this themselves. (Not for the engine's and the rival's
-    # own tests in the folders below, which need no Django.)
+    # the rows anyway): the heist view seals the rival's plan in-process as soon as it is read
+    # (see `seal` below). Tests of the worker and of the fallback set this themselves. (Not for
+    # the engine's and the rival's own tests in the folders below, which need no Django.)
     if request.node.path.parent.name in ("engine", "rivals"):
         yield
         return
@@ -65,6 +65,13 @@ def post(client: Client, path: str, data: dict | None = None):
     return client.post(path, data or {}, content_type="application/json")
 
 
+def seal(client: Client, heist_id: str, body: dict):
+    """Seal as the board does: read the heist first (with no worker, the view seals the rival's
+    night once it is RIVAL_FALLBACK_SECONDS old, at once here), then post the plan."""
+    client.get(f"/api/v1/heists/{heist_id}/")
+    return post(client, f"/api/v1/heists/{heist_id}/seal/", body)
+
+
 def start(client: Client, **body) -> dict:
     body = {"rival": RIVAL, "difficulty": DIFFICULTY, **body}
     response = post(client, "/api/v1/heists/", body)
@@ -101,7 +108,7 @@ def play_out(client: Client, view: dict, *, seed: int = 0, on_response=None) -> 
     heist_id = view["id"]
     while view["status"] == "active":
         plan = legal_plan(view, rng, costs)
-        response = post(client, f"/api/v1/heists/{heist_id}/seal/", plan)
+        response = seal(client, heist_id, plan)
         assert response.status_code == 200, response.content
         if on_response:
             on_response(response, view)

@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.engine import get_ruleset
 from game.models import Heist, HeistNight
-from tests.game.conftest import age_checked_client, make_player, play_out, post, start
+from tests.game.conftest import age_checked_client, make_player, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 
@@ -126,7 +126,7 @@ def test_boost_locked(guest):
     for night in (1, 2):
         card = min(_hand(view), key=lambda c: COSTS[c["crew"]])
         body = {"night": night, "crew": [{"card": card["card"], "vault": "crown-vault"}]}
-        response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {**body, "boost": True})
+        response = seal(guest, view["id"], {**body, "boost": True})
         assert response.status_code == 200, response.content
         view = response.json()["heist"]
     assert view["you"]["heat"] == 6
@@ -135,18 +135,54 @@ def test_boost_locked(guest):
     seal_refused(guest, view, body, 400, "boost_locked")
 
 
-def test_rival_not_sealed_when_the_fallback_cannot_seal(guest, monkeypatch):
+def test_rival_not_sealed_until_the_view_has_sealed_it(guest, monkeypatch):
     view = start(guest)
+    # Before anyone sealed the rival's night, the seal is refused at once.
+    seal_refused(guest, view, {"night": 1, "crew": []}, 409, "rival_not_sealed")
 
     def broken_policy(*args, **kwargs):
         raise RuntimeError("the rival's policy is down")
 
+    # A view whose fallback fails still answers, and the seal is still refused.
     monkeypatch.setattr("game.services.rivals.choose_plan", broken_policy)
+    assert guest.get(f"/api/v1/heists/{view['id']}/").json()["phase"] == "rival_planning"
     seal_refused(guest, view, {"night": 1, "crew": []}, 409, "rival_not_sealed")
     monkeypatch.undo()
-    # Once the policy answers again, the same request goes through.
-    response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
+    # Once the policy answers again, the board's next read seals it and the seal goes through.
+    response = seal(guest, view["id"], {"night": 1, "crew": []})
     assert response.status_code == 200
+
+
+def test_a_seal_never_waits_for_the_rival_nor_seals_it(guest, settings, monkeypatch):
+    """DESIGN.md section 3, step 5: while the rival has not sealed, the seal route answers 409
+    at once. A spy stands in for every way a request could wait (no sleep may be called), and
+    the route leaves the rival's night to the worker and the view even once it is overdue."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.RIVAL_FALLBACK_SECONDS = 30
+    waits = []
+
+    def spy(seconds):
+        waits.append(seconds)
+        raise AssertionError(f"a request slept for {seconds} s")
+
+    monkeypatch.setattr("time.sleep", spy)
+    view = start(guest)
+    seal_refused(guest, view, {"night": 1, "crew": []}, 409, "rival_not_sealed")
+    night = HeistNight.objects.filter(heist_id=view["id"], night=1)
+    night.update(started_at=timezone.now() - timedelta(seconds=31))
+    seal_refused(guest, view, {"night": 1, "crew": []}, 409, "rival_not_sealed")
+    assert night.get().rival_commitment is None  # the seal route did not seal the rival
+    assert waits == []
+    # The board's next read of the overdue night seals it; then the seal plays the night.
+    shown = guest.get(f"/api/v1/heists/{view['id']}/").json()["rival"]["commitment"]
+    assert shown == night.get().rival_commitment
+    response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
+    assert response.status_code == 200, response.content
+    assert response.json()["result"]["rival"]["commitment"] == shown
+    assert waits == []
 
 
 def test_heist_finished_and_replay_before_the_end(guest):
@@ -236,6 +272,7 @@ def test_unsafe_heist_routes_need_the_csrf_token_even_for_guests(guest):
     assert snapshot(view["id"]) == before and Heist.objects.count() == 1
     # With the token (from GET /api/v1/me/), the same browser goes through.
     token = strict.get("/api/v1/me/").cookies["csrftoken"].value
+    strict.get(f"/api/v1/heists/{view['id']}/")  # the board's read: the rival seals
     response = strict.post(
         f"/api/v1/heists/{view['id']}/seal/",
         {"night": 1, "crew": []},

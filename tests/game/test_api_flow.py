@@ -146,15 +146,16 @@ def _starter() -> list[str]:
 
 
 def test_query_counts_stay_small(guest, django_assert_max_num_queries):
-    """The hot routes: the view is the session plus one query; the seal locks, reads and
-    writes in a handful (a regression here shows in bench/api.py's seal p95 first)."""
+    """The hot routes: the view is the session, the guest's age-gate record (the verdict lives
+    on the server, accounts/gate.py) and one query; the seal locks, reads and writes in a
+    handful (a regression here shows in bench/api.py's seal p95 first)."""
     from game.tasks import plan_rival_night
 
     view = start(guest)
     plan_rival_night(view["id"], 1)
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):
         assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
         assert response.status_code == 200
 
@@ -172,7 +173,7 @@ def test_the_view_seals_an_overdue_rival_night_itself(
     settings.RIVAL_FALLBACK_SECONDS = 30
     view = start(guest)
     url = f"/api/v1/heists/{view['id']}/"
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):  # the session, the gate record, the heist
         fresh = guest.get(url).json()
     assert fresh["phase"] == "rival_planning" and fresh["rival"]["commitment"] is None
 

@@ -16,6 +16,7 @@ from game.services import heists as services
 from game.services import rivals as rival_services
 from game.tasks import plan_rival_night
 from tests.game.conftest import age_checked_client, post, start
+from tests.game.conftest import seal as seal_as_board
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -68,9 +69,7 @@ def test_same_night_sealed_twice_at_once_resolves_once(slow_resolve, last_night)
     night = 1
     if last_night:
         for night in range(1, 6):
-            response = post(
-                client, f"/api/v1/heists/{heist_id}/seal/", {"night": night, "crew": []}
-            )
+            response = seal_as_board(client, heist_id, {"night": night, "crew": []})
             assert response.status_code == 200
         night = 6
         slow_resolve.clear()

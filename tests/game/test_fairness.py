@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 
 from game.tasks import plan_rival_night
-from tests.game.conftest import crew_costs, legal_plan, play_out, post, start
+from tests.game.conftest import crew_costs, legal_plan, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 
@@ -168,12 +168,8 @@ def test_abandoned_heist_replay_verifies(tmp_path, guest):
 
     view = start(guest)
     heist_id = view["id"]
-    assert (
-        post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []}).status_code == 200
-    )
-    assert (
-        post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 2, "crew": []}).status_code == 200
-    )
+    assert seal(guest, heist_id, {"night": 1, "crew": []}).status_code == 200
+    assert seal(guest, heist_id, {"night": 2, "crew": []}).status_code == 200
     assert heists_abandon_stale(older_than=timedelta(0)) == 1
     record = guest.get(f"/api/v1/heists/{heist_id}/replay/").json()
     assert record["status"] == "abandoned" and "outcome" not in record

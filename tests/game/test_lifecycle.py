@@ -14,7 +14,7 @@ from game.models import Heist
 from game.presenters.profile import export_heists
 from game.services.heists import heists_abandon_stale
 from game.tasks import abandon_stale_heists
-from tests.game.conftest import make_player, play_out, post, start
+from tests.game.conftest import make_player, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 
@@ -27,9 +27,10 @@ def _age(heist_id: str, minutes: int) -> None:
 
 def test_periodic_task_closes_stale_heists_without_award(guest, settings):
     settings.HEIST_ABANDON_MINUTES = 60
+    settings.HEIST_ACTIVE_MAX = 4  # four in play at once here (the cap has its own tests)
     stale, fresh = start(guest), start(guest)
     played = start(guest)
-    response = post(guest, f"/api/v1/heists/{played['id']}/seal/", {"night": 1, "crew": []})
+    response = seal(guest, played["id"], {"night": 1, "crew": []})
     assert response.status_code == 200
     done = play_out(guest, start(guest), seed=8)
     for heist_id in (stale["id"], played["id"], done["id"]):
@@ -67,6 +68,10 @@ def test_beat_schedule_runs_the_abandon_task():
 
 
 def test_guest_keeps_heists_after_signing_up(guest):
+    """They stay the guest's until the new account signs in: confirming the email in this
+    browser does (and claims them); the sign-up itself moves nothing (README, accounts)."""
+    from tests.accounts.conftest import confirm_email
+
     view = start(guest)
     password = "a long enough password 42"
     response = guest.post(
@@ -78,7 +83,10 @@ def test_guest_keeps_heists_after_signing_up(guest):
             "password2": password,
         },
     )
-    assert response.status_code in (200, 302), response.content
+    assert response.status_code == 302, response.content
+    assert Heist.objects.get(pk=view["id"]).user is None
+    assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
+    assert confirm_email(guest, "newcomer@example.com").status_code == 302
     heist = Heist.objects.get(pk=view["id"])
     assert heist.user is not None and heist.user.email == "newcomer@example.com"
     assert heist.guest_id == ""

@@ -1,0 +1,112 @@
+"""Rate limits: one mechanism for every door that costs the site work (issue 17).
+
+A *scope* names a door (``heist_start`` today; seal, age check, purchases, featured starts,
+sign-in and sign-up can join by adding a scope to RATE_LIMITS and calling :func:`hit` or
+naming the scope on a DRF view). Each scope limits one or more *kinds* of caller at once:
+
+- ``session``: the signed-in player, else the browser's guest id or session;
+- ``address``: the client address (an IPv6 address counts as its /64, which one machine
+  usually holds whole).
+
+Counters are fixed windows in the shared cache (Redis in production: ``INCR`` is atomic, so
+threads and processes racing one counter all count), never in the process. A refused request
+counts too, so hammering a door does not open it sooner. The limits are far above what a
+person playing meets; they exist to stop one client from queueing work for everyone.
+
+Views use :class:`ScopedRateThrottle` (``throttle_scope = "<scope>"``); DRF then answers 429,
+rendered as ``rate_limited`` with ``Retry-After`` (veyltak_site.exceptions). Pages call
+:func:`hit` and answer 429 themselves.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework.throttling import BaseThrottle
+
+from accounts.guest import existing_guest_id
+from veyltak_site.env import Rate, parse_rate
+
+__all__ = ["Rate", "ScopedRateThrottle", "client_address", "hit", "parse_rate"]
+
+
+def client_address(request) -> str:
+    """The client's address as limits count it: REMOTE_ADDR, or with NUM_PROXIES trusted
+    proxies in front, the address they saw (X-Forwarded-For)."""
+    address = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.NUM_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            address = hops[-min(proxies, len(hops))]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64] or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _session_ident(request) -> str | None:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    if getattr(request, "session", None) is None:
+        return None
+    guest = existing_guest_id(request)
+    return f"guest:{guest}" if guest else None
+
+
+_IDENTS = {"session": _session_ident, "address": client_address}
+
+
+def hit(scope: str, request, *, now: float | None = None) -> int | None:
+    """Count one request against every limit of ``scope``. Returns None when all allow it,
+    else the seconds until the tightest refusing limit lets it through (at least 1)."""
+    limits = settings.RATE_LIMITS.get(scope)
+    if not limits:
+        return None
+    now = time.time() if now is None else now
+    wait = None
+    for kind, rate in limits.items():
+        ident = _IDENTS[kind](request)
+        if ident is None:
+            continue
+        window = int(now // rate.seconds)
+        key = f"rl:{scope}:{kind}:{ident}:{window}"
+        # add() creates the window's counter (no-op when it exists), incr() counts atomically.
+        cache.add(key, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between the two calls: this request opens the window
+            cache.add(key, 1, timeout=rate.seconds + 1)
+            count = 1
+        if count > rate.count:
+            until = (window + 1) * rate.seconds - now
+            wait = max(wait or 0, max(1, math.ceil(until)))
+    return wait
+
+
+class ScopedRateThrottle(BaseThrottle):
+    """DRF throttle for a view with ``throttle_scope``; counts on the shared cache (:func:`hit`)."""
+
+    def __init__(self) -> None:
+        self._wait: int | None = None
+
+    def allow_request(self, request, view) -> bool:
+        scope = getattr(view, "throttle_scope", None)
+        if not scope:
+            return True
+        self._wait = hit(scope, request)
+        return self._wait is None
+
+    def wait(self) -> int | None:
+        return self._wait
