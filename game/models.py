@@ -36,7 +36,7 @@ class Heist(models.Model):
     """One heist: everything needed to rebuild its engine state, and nothing derived by hand.
 
     The state is rebuilt by ``new_heist(ruleset, decks, seeds, encounter)`` followed by
-    ``resolve`` of every stored night's two plans in order (``game.selectors.heist_state``).
+    ``resolve`` of every stored night's two plans in order (``game.selectors.heists.heist_state``).
     ``night`` and ``status`` are kept here because they are what the seal service locks and
     checks; they always equal what the rebuilt state says.
     """
@@ -85,7 +85,7 @@ class Heist(models.Model):
         default=1, help_text="The night being played; nights + 1 once finished."
     )
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
-    # None until the shop's Signs ledger exists (services.heist_signs_award is the hook).
+    # None until the shop's Signs ledger exists (game.services.heists.heist_signs_award is the hook).
     signs_awarded = models.PositiveIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)

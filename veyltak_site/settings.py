@@ -288,7 +288,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # No call to an outside validator from the reference page.
     "SWAGGER_UI_SETTINGS": {"validatorUrl": None},
-    # One name per choice set used by the heist API (game/serializers.py).
+    # One name per choice set used by the heist API (game/presenters/).
     "ENUM_NAME_OVERRIDES": {
         "NightWinnerEnum": ["you", "rival"],
         "EngineSideEnum": ["player", "rival"],
