@@ -85,7 +85,7 @@ class Heist(models.Model):
         default=1, help_text="The night being played; nights + 1 once finished."
     )
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
-    # None until the shop's Signs ledger exists (game.services.heists.heist_signs_award is the hook).
+    # None until the shop's Signs ledger exists (the hook: game.services.heists.heist_signs_award).
     signs_awarded = models.PositiveIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
