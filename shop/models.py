@@ -42,6 +42,7 @@ class Account(models.Model):
     # System accounts only: rewards, grants, shop.
     slug = models.SlugField(max_length=32, null=True, blank=True, unique=True)
     # A wallet's balance: a cache of the sum of its entries, changed only together with them.
+    # Always 0 for a system account (its balance is derived: selectors.system_balances).
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -52,6 +53,12 @@ class Account(models.Model):
                 condition=Q(kind="wallet", slug__isnull=True)
                 | Q(kind="system", slug__isnull=False, user__isnull=True),
                 name="shop_account_kind_consistent",
+            ),
+            # A system account's balance is the sum of its entries, never kept on its row:
+            # that row would be locked by every movement in the site (see services._post).
+            models.CheckConstraint(
+                condition=~Q(kind="system") | Q(balance=0),
+                name="shop_system_balance_not_kept",
             ),
             models.CheckConstraint(
                 condition=~Q(kind="wallet") | Q(balance__gte=0),

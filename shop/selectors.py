@@ -126,17 +126,13 @@ def ledger_problems() -> list[LedgerProblem]:
                     f"{balance_after}, but the entries up to it sum to {running}",
                 )
             )
-    # System accounts keep their balance on their row too (for now).
-    for account in (
-        accounts.filter(kind=Account.Kind.SYSTEM)
-        .annotate(total=Coalesce(Sum("entries__amount"), 0))
-        .exclude(balance=F("total"))
-    ):
+    # System accounts keep no balance on their row.
+    for account in accounts.filter(kind=Account.Kind.SYSTEM).exclude(balance=0):
         problems.append(
             LedgerProblem(
                 account.pk,
-                f"{_account_name(account)}: balance {account.balance}, "
-                f"but its entries sum to {account.total}",
+                f"{_account_name(account)}: a balance of {account.balance} on its row "
+                "(a system account's balance is the sum of its entries; the row keeps 0)",
             )
         )
     # Each transaction balances, with at least two entries.

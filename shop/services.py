@@ -106,10 +106,22 @@ _system_ids: dict[str, int] = {}
 
 
 def system_account_id(slug: str) -> int:
-    """The id of system account ``slug`` (created by the migration; cached per process)."""
+    """The id of system account ``slug``; cached per process, created if it is missing (the
+    migration creates them; a flushed test database loses them: system_accounts_ensure)."""
+    if slug not in SYSTEM_ACCOUNTS:
+        raise ValueError(f"no system account {slug!r}")
     if slug not in _system_ids:
-        _system_ids[slug] = Account.objects.get(kind=Account.Kind.SYSTEM, slug=slug).pk
+        account, _ = Account.objects.get_or_create(kind=Account.Kind.SYSTEM, slug=slug)
+        _system_ids[slug] = account.pk
     return _system_ids[slug]
+
+
+def system_accounts_ensure() -> None:
+    """Create the system accounts that are missing and forget the cached ids. Run after every
+    migrate and flush (post_migrate): a flush empties the tables under a running process."""
+    _system_ids.clear()
+    for slug in SYSTEM_ACCOUNTS:
+        system_account_id(slug)
 
 
 @dataclass(slots=True)
@@ -121,7 +133,7 @@ class _Locked:
 
 
 def _lock(*, user_ids: Iterable[int] = (), account_ids: Iterable[int] = ()) -> _Locked:
-    """Lock the wallets of ``user_ids`` (created when missing) and the accounts
+    """Lock the wallets of the players ``user_ids`` (created when missing) and the wallets
     ``account_ids``, all in primary-key order, for the caller's transaction."""
     user_ids = sorted(set(user_ids))
     account_ids = sorted(set(account_ids))
@@ -129,10 +141,8 @@ def _lock(*, user_ids: Iterable[int] = (), account_ids: Iterable[int] = ()) -> _
     def lock() -> list[Account]:
         return list(
             Account.objects.select_for_update(no_key=True)
-            .filter(
-                models.Q(kind=Account.Kind.WALLET, user_id__in=user_ids)
-                | models.Q(pk__in=account_ids)
-            )
+            .filter(models.Q(user_id__in=user_ids) | models.Q(pk__in=account_ids))
+            .filter(kind=Account.Kind.WALLET)
             .order_by("pk")
         )
 
@@ -168,11 +178,21 @@ def _post(
     actor_id: int | None = None,
     refund_of: Transaction | None = None,
 ) -> Posted:
-    """Write one transaction: ``lines`` is {account id: amount}, summing to zero, over accounts
-    the caller has locked (:func:`_lock`). Caller is atomic."""
+    """Write one transaction: ``lines`` is {account id: amount}, summing to zero, over the
+    wallets the caller has locked (:func:`_lock`) and system accounts. Caller is atomic.
+
+    System accounts are neither locked nor updated: their balance is the sum of their entries
+    (``selectors.system_balances``). Kept on their rows, every award in the site would queue
+    for the one ``rewards`` row until the award before it committed (bench/ledger.py
+    ``--lock-system`` measures that); as it is, movements on different wallets share nothing
+    but inserts into the entry table.
+    """
     if sum(lines.values()) != 0 or len(lines) < 2 or 0 in lines.values():
         raise ValueError(f"unbalanced ledger transaction {lines!r}")
-    accounts = locked.accounts
+    wallets = locked.accounts
+    system = set(_system_ids.values())
+    if unknown := set(lines) - set(wallets) - system:
+        raise ValueError(f"accounts {sorted(unknown)} are neither locked wallets nor system")
     existing = Transaction.objects.filter(key=key).first()
     if existing is not None:
         if not _same_movement(existing, reason, lines):
@@ -181,15 +201,16 @@ def _post(
                 "This ledger key was used for a different movement of Signs.",
                 status_code=409,
             )
-        return Posted(existing, False, {pk: a.balance for pk, a in accounts.items()})
+        return Posted(existing, False, {pk: a.balance for pk, a in wallets.items()})
     after: dict[int, int] = {}
     for pk, amount in lines.items():
-        account = accounts[pk]
-        after[pk] = account.balance + amount
-        if account.is_wallet and after[pk] < 0:
+        if pk not in wallets:
+            continue
+        after[pk] = wallets[pk].balance + amount
+        if after[pk] < 0:
             raise ApplicationError(
                 "insufficient_signs",
-                f"That needs {-amount} Signs; the wallet holds {account.balance}.",
+                f"That needs {-amount} Signs; the wallet holds {wallets[pk].balance}.",
                 status_code=409,
             )
     tx = Transaction.objects.create(
@@ -202,19 +223,14 @@ def _post(
     )
     Entry.objects.bulk_create(
         [
-            Entry(
-                transaction=tx,
-                account_id=pk,
-                amount=amount,
-                balance_after=after[pk] if accounts[pk].is_wallet else None,
-            )
+            Entry(transaction=tx, account_id=pk, amount=amount, balance_after=after.get(pk))
             for pk, amount in sorted(lines.items())
         ]
     )
-    for pk, amount in sorted(lines.items()):
-        Account.objects.filter(pk=pk).update(balance=F("balance") + amount)
-        accounts[pk].balance = after[pk]
-    return Posted(tx, True, {pk: a.balance for pk, a in accounts.items() if a.is_wallet})
+    for pk in sorted(after):
+        Account.objects.filter(pk=pk).update(balance=F("balance") + lines[pk])
+        wallets[pk].balance = after[pk]
+    return Posted(tx, True, {pk: a.balance for pk, a in wallets.items()})
 
 
 # --- The seam: credits, debits and payouts -----------------------------------------------------
@@ -245,7 +261,7 @@ def signs_credit(
         raise ValueError(f"{reason!r} is not a reason to credit a wallet")
     uid, amount, key = _user_id(user), _amount(amount), _key(key)
     system = system_account_id(SYSTEM_ACCOUNT[reason])
-    locked = _lock(user_ids=[uid], account_ids=[system])
+    locked = _lock(user_ids=[uid])
     return _post(
         lines={locked.wallets[uid]: amount, system: -amount},
         locked=locked,
@@ -274,7 +290,7 @@ def signs_debit(
         raise ValueError(f"{reason!r} is not a reason to debit a wallet")
     uid, amount, key = _user_id(user), _amount(amount), _key(key)
     system = system_account_id(SYSTEM_ACCOUNT[reason])
-    locked = _lock(user_ids=[uid], account_ids=[system])
+    locked = _lock(user_ids=[uid])
     return _post(
         lines={locked.wallets[uid]: -amount, system: amount},
         locked=locked,
@@ -306,7 +322,7 @@ def signs_payout(
     if not amounts:
         raise ApplicationError("invalid_amount", "A payout needs at least one player.")
     system = system_account_id(SYSTEM_ACCOUNT[reason])
-    locked = _lock(user_ids=amounts, account_ids=[system])
+    locked = _lock(user_ids=amounts)
     lines = {locked.wallets[uid]: amount for uid, amount in amounts.items()}
     lines[system] = -sum(amounts.values())
     return _post(lines=lines, locked=locked, reason=reason, key=key, reference=reference, memo=memo)
@@ -366,7 +382,7 @@ def _heist_award(*, player_id, heist_id, outcome, difficulty, day, amount, econo
     system = system_account_id(SYSTEM_ACCOUNT[Reason.HEIST])
     # The wallet's lock also serialises the daily count: two heists of one player finishing
     # at once cannot both be the 20th.
-    locked = _lock(user_ids=[player_id], account_ids=[system])
+    locked = _lock(user_ids=[player_id])
     existing = HeistEarning.objects.filter(heist_id=heist_id).first()
     if existing is not None:
         if existing.user_id != player_id:
@@ -472,7 +488,7 @@ def signs_refund(
     system = system_account_id(SYSTEM_ACCOUNT[Reason.REFUND])
     wallet = paid_line.account
     # By account, not by player: a closed (deleted) player's wallet is still refunded into.
-    locked = _lock(account_ids=[wallet.pk, system])
+    locked = _lock(account_ids=[wallet.pk])
     if Transaction.objects.filter(refund_of=purchase).exists():
         raise ApplicationError(
             "already_refunded", "This purchase has been refunded already.", status_code=409
