@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -13,23 +14,33 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import gate, selectors, services
+from accounts import extensions, gate, selectors, services
 from accounts.authentication import CsrfSessionAuthentication
 
 _INVALID_DATE = "Please enter a valid date."
+
+
+@cache
+def me_serializer() -> type[serializers.Serializer]:
+    """The answer of /api/v1/me/: accounts' own fields, then those other apps registered
+    (accounts.extensions, filled from their AppConfig.ready, so built on first use)."""
+    fields = {
+        "authenticated": serializers.BooleanField(),
+        "username": serializers.CharField(allow_null=True),
+        "adult_confirmed": serializers.BooleanField(),
+        **extensions.me_fields(),
+    }
+    return type("MeSerializer", (serializers.Serializer,), fields)
 
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class MeApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
 
-    class MeSerializer(serializers.Serializer):
-        authenticated = serializers.BooleanField()
-        username = serializers.CharField(allow_null=True)
-        adult_confirmed = serializers.BooleanField()
-        signs = serializers.IntegerField()
+    def get_serializer_class(self) -> type[serializers.Serializer]:
+        # drf-spectacular reads the response schema from here.
+        return me_serializer()
 
-    @extend_schema(responses=MeSerializer)
     def get(self, request):
         user = request.user
         authenticated = bool(user and user.is_authenticated)
@@ -37,9 +48,9 @@ class MeApi(APIView):
             "authenticated": authenticated,
             "username": user.get_username() if authenticated else None,
             "adult_confirmed": selectors.adult_confirmed(request),
-            "signs": selectors.signs_balance(user if authenticated else None),
+            **extensions.me_values(user if authenticated else None),
         }
-        return Response(self.MeSerializer(data).data)
+        return Response(me_serializer()(data).data)
 
 
 @method_decorator(gate.gate_door, name="dispatch")

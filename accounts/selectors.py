@@ -5,7 +5,7 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts import gate
+from accounts import extensions, gate
 from accounts.models import Profile
 
 
@@ -32,12 +32,6 @@ def adult_confirmed(request) -> bool:
 def display_name(*, user: AbstractBaseUser) -> str:
     profile = profile_get(user=user)
     return (profile.display_name if profile else "") or user.get_username()
-
-
-def signs_balance(user: AbstractBaseUser | None) -> int:
-    # The Signs ledger belongs to the shop app and does not exist yet; /api/v1/me/ and the
-    # profile read the balance only through here, so the shop swaps in its wallet in one place.
-    return 0
 
 
 def profile_history(user: AbstractBaseUser) -> list[dict]:
@@ -81,7 +75,7 @@ def rival_names() -> dict[str, str]:
 def account_export(*, user: AbstractBaseUser) -> dict:
     """Exactly one player's own data, as the export download carries it."""
     profile = profile_get(user=user)
-    return {
+    data = {
         "account": {
             "username": user.get_username(),
             "date_joined": user.date_joined.isoformat(),
@@ -107,3 +101,8 @@ def account_export(*, user: AbstractBaseUser) -> dict:
         "heists": profile_history(user),
         "decks": saved_decks(user),
     }
+    # What other apps add (accounts.extensions: the wallet...), never over a key already here.
+    sections = extensions.export_sections(user)
+    if taken := set(sections) & set(data):
+        raise ValueError(f"export sections {sorted(taken)} are already in the export")
+    return {**data, **sections}

@@ -7,7 +7,9 @@ class ShopConfig(AppConfig):
     verbose_name = "Shop"
 
     def ready(self) -> None:
-        from shop import signals
+        from shop import account_extensions, signals
+
+        account_extensions.register()
 
         # After every migrate and flush: the system accounts exist, and no stale id is cached.
         post_migrate.connect(signals.system_accounts, sender=self, dispatch_uid="shop.system")

@@ -8,7 +8,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from shop.models import Account, Entry, Transaction
+from shop.models import Account, Entry, Reason, Transaction
 
 
 def wallet_get(*, user: AbstractBaseUser) -> Account | None:
@@ -35,6 +35,21 @@ def wallet_entries(*, account: Account | None) -> QuerySet[Entry]:
     if account is None:
         return Entry.objects.none()
     return Entry.objects.filter(account=account).select_related("transaction").order_by("-id")
+
+
+def entry_row(entry: Entry) -> dict:
+    """One wallet entry as the profile page lists it."""
+    tx = entry.transaction
+    return {
+        "id": entry.pk,
+        "at": tx.created_at,
+        "amount": entry.amount,
+        "balance_after": entry.balance_after,
+        "reason": tx.reason,
+        "label": Reason(tx.reason).label,
+        "memo": tx.memo,
+        "ref": tx.reference,
+    }
 
 
 def wallet_export(*, user: AbstractBaseUser) -> dict:

@@ -377,6 +377,9 @@ def signs_award(
     )
 
 
+_OUTCOME_TEXT = {"win": "Won", "draw": "Drew", "loss": "Lost"}
+
+
 @transaction.atomic
 def _heist_award(*, player_id, heist_id, outcome, difficulty, day, amount, economy) -> HeistSigns:
     system = system_account_id(SYSTEM_ACCOUNT[Reason.HEIST])
@@ -410,7 +413,7 @@ def _heist_award(*, player_id, heist_id, outcome, difficulty, day, amount, econo
         reason=Reason.HEIST,
         key=f"heist:{heist_id}",
         reference=f"heist:{heist_id}",
-        memo=f"{outcome} at {difficulty}",
+        memo=f"{_OUTCOME_TEXT[outcome]} at {difficulty.capitalize()}",
     )
     earning.amount, earning.result, earning.transaction = (
         amount,
