@@ -159,6 +159,17 @@ class Entry(models.Model):
         return f"{self.amount:+d} on account {self.account_id} (transaction {self.transaction_id})"
 
 
+class SignsReason(models.TextChoices):
+    """What a finished (or abandoned) heist earned, and why nothing when it earned nothing.
+    The game stores it on the heist, so the result page can say it."""
+
+    EARNED = "earned", "Earned"
+    DAILY_LIMIT = "daily_limit", "Daily limit reached"
+    GUEST = "guest", "Played as a guest"
+    ABANDONED = "abandoned", "Abandoned"
+    INCOMPLETE = "incomplete", "Not every night sealed"
+
+
 class HeistEarning(models.Model):
     """What one finished heist earned a signed-in player: one row per heist, even when it
     earned nothing because of the daily limit (the limit counts these rows).

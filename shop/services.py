@@ -31,7 +31,7 @@ from django.db import models, transaction
 from django.db.models import F
 
 from shop.economy import OUTCOMES, EconomyError, get_economy
-from shop.models import Account, Entry, HeistEarning, Reason, Transaction
+from shop.models import Account, Entry, HeistEarning, Reason, SignsReason, Transaction
 from veyltak_site.exceptions import ApplicationError
 
 # The system account on the other side of each reason.
@@ -52,17 +52,6 @@ MEMO_MAX = Transaction._meta.get_field("memo").max_length
 REFERENCE_MAX = Transaction._meta.get_field("reference").max_length
 # A staff grant above this is a typo (an extra zero or two), not a gift.
 GRANT_MAX = 100_000
-
-
-class SignsReason(models.TextChoices):
-    """What a finished (or abandoned) heist earned, and why nothing when it earned nothing.
-    The game stores it on the heist, so the result page can say it."""
-
-    EARNED = "earned", "Earned"
-    DAILY_LIMIT = "daily_limit", "Daily limit reached"
-    GUEST = "guest", "Played as a guest"
-    ABANDONED = "abandoned", "Abandoned"
-    INCOMPLETE = "incomplete", "Not every night sealed"
 
 
 @dataclass(frozen=True, slots=True)
