@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from functools import cache
 
@@ -28,7 +29,8 @@ def me_serializer() -> type[serializers.Serializer]:
         "authenticated": serializers.BooleanField(),
         "username": serializers.CharField(allow_null=True),
         "adult_confirmed": serializers.BooleanField(),
-        **extensions.me_fields(),
+        # Copies made now come after ours (DRF orders fields by when they were made).
+        **{name: copy.deepcopy(field) for name, field in extensions.me_fields().items()},
     }
     return type("MeSerializer", (serializers.Serializer,), fields)
 
