@@ -125,6 +125,7 @@ def ledger_problems() -> list[LedgerProblem]:
         .annotate(
             running=Window(Sum("amount"), partition_by=[F("account_id")], order_by=F("id").asc())
         )
+        .order_by("account_id", "id")
         .values_list("id", "account_id", "balance_after", "running")
     )
     broken: dict[int, tuple[int, int | None, int]] = {}
