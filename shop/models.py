@@ -5,7 +5,7 @@ Double entry in integer Signs. Every movement is one :class:`Transaction` of two
 (``rewards``, ``grants``, ``shop``). An entry's ``amount`` is what it adds to its account's
 balance (a payout is +N on the wallet and -N on ``rewards``).
 
-What the database itself enforces on PostgreSQL (migration 0002, triggers): entries are never
+What the database itself enforces on PostgreSQL (migration 0003, triggers): entries are never
 updated or deleted, transactions never deleted or changed (except their actor set to NULL when
 a staff account goes), every transaction sums to zero with at least two entries at commit, each
 wallet entry's ``balance_after`` continues the wallet's chain, and a wallet's cached ``balance``

@@ -14,6 +14,9 @@ that would go below zero. The rules it keeps (DESIGN.md section 6):
   which must not queue behind a wallet's lock.)
 - **Balance with its entries.** The cached balance changes only here, with ``F()``, in the same
   transaction as the entries, and each wallet entry records the balance after it.
+- **No hot row.** System accounts are never locked or updated: their balance is the sum of their
+  entries. Only wallets carry a cached balance, so movements on different wallets never wait
+  for each other (bench/ledger.py).
 
 The shop does not import the game: :func:`signs_award` is told everything about a finished
 heist by its caller (``game.services.heist_finish``), inside the transaction that finishes it.
