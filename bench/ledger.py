@@ -11,13 +11,15 @@ kept the system accounts' balances on their rows would make every movement queue
 
 ``--lock-system`` takes the shared system account's row lock (FOR NO KEY UPDATE) at the start
 of every movement, as updating a balance kept on that row does: the same run with the hot row
-put back, to show what it costs.
+put back, to show what it costs. ``--compare`` runs that first and then the ledger as it is,
+under the same conditions, and prints ``hot_row_ops_per_second`` before the last line.
 
 It prints, per operation, the count and p50 / p95 / p99 latency, the machine's load, checks the
 ledger afterwards (``check_signs_ledger``), and last the line ``ledger_ops_per_second: N``.
 
     .venv/bin/python bench/ledger.py                       # 20 players, 20 s
     .venv/bin/python bench/ledger.py --lock-system         # the same with the hot row
+    .venv/bin/python bench/ledger.py --compare             # both, one after the other
     .venv/bin/python bench/ledger.py --players 5 --duration 5
 
 The benchmark database (default ``veyltak_signs_bench`` on 127.0.0.1; BENCH_DATABASE_URL to
@@ -160,19 +162,8 @@ def player_process(db_url, user_ids, duration, lock_system, seed, start_at, out)
     out.put((results, errors))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=20)
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds of load")
-    parser.add_argument("--procs", type=int, default=4, help="processes the players run in")
-    parser.add_argument("--lock-system", action="store_true", help="put the hot row back")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database", default="veyltak_signs_bench")
-    args = parser.parse_args()
-
-    db_url = os.environ.get(
-        "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{args.database}"
-    )
+def run(args: argparse.Namespace, db_url: str, *, lock_system: bool) -> tuple[float, bool]:
+    """One measured run on a fresh database; prints its figures. Returns (ops/s, all fine)."""
     fresh_database(db_url)
     env = {**os.environ, "DATABASE_URL": db_url}
     subprocess.run(
@@ -181,12 +172,13 @@ def main() -> int:
         env=env,
         check=True,
     )
-    setup_django(db_url)
     from django.contrib.auth import get_user_model
     from django.db import connection
 
     from shop import services
 
+    connection.close()
+    services.system_accounts_ensure()  # this database's system accounts, not the last run's
     users = []
     for i in range(args.players):
         email = f"bench{i}@example.com"
@@ -202,15 +194,7 @@ def main() -> int:
     workers = [
         ctx.Process(
             target=player_process,
-            args=(
-                db_url,
-                users[i::procs],
-                args.duration,
-                args.lock_system,
-                args.seed,
-                start_at,
-                out,
-            ),
+            args=(db_url, users[i::procs], args.duration, lock_system, args.seed, start_at, out),
         )
         for i in range(procs)
     ]
@@ -228,7 +212,7 @@ def main() -> int:
     load = os.getloadavg()
 
     total = sum(len(v) for v in results.values())
-    mode = "hot row (system account locked per movement)" if args.lock_system else "ledger"
+    mode = "hot row (system account locked per movement)" if lock_system else "ledger"
     print(f"mode: {mode}; {args.players} players in {procs} processes, {args.duration:g} s")
     print(
         f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
@@ -251,8 +235,34 @@ def main() -> int:
     print("check_signs_ledger:", "ok" if check.returncode == 0 else "FAILED")
     if check.returncode:
         print(check.stdout[-2000:], check.stderr[-2000:])
-    print(f"ledger_ops_per_second: {total / args.duration:.0f}")
-    return 1 if errors or check.returncode else 0
+    return total / args.duration, not errors and check.returncode == 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds of load")
+    parser.add_argument("--procs", type=int, default=4, help="processes the players run in")
+    parser.add_argument("--lock-system", action="store_true", help="put the hot row back")
+    parser.add_argument(
+        "--compare", action="store_true", help="a --lock-system run first, then the ledger's"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", default="veyltak_signs_bench")
+    args = parser.parse_args()
+
+    db_url = os.environ.get(
+        "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{args.database}"
+    )
+    setup_django(db_url)
+    ok = True
+    if args.compare:
+        hot, ok = run(args, db_url, lock_system=True)
+        print(f"hot_row_ops_per_second: {hot:.0f}")
+        print()
+    rate, fine = run(args, db_url, lock_system=args.lock_system and not args.compare)
+    print(f"ledger_ops_per_second: {rate:.0f}")
+    return 0 if ok and fine else 1
 
 
 if __name__ == "__main__":
