@@ -5,7 +5,7 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts import gate
+from accounts import extensions, gate
 from accounts.models import Profile
 
 
@@ -58,12 +58,6 @@ def display_name(*, user: AbstractBaseUser) -> str:
     return (profile.display_name or profile.handle) if profile else ""
 
 
-def signs_balance(user: AbstractBaseUser | None) -> int:
-    # The Signs ledger belongs to the shop app and does not exist yet; /api/v1/me/ and the
-    # profile read the balance only through here, so the shop swaps in its wallet in one place.
-    return 0
-
-
 def profile_history(user: AbstractBaseUser) -> list[dict]:
     """The player's heists, newest first, as game.selectors.heist_history gives them:
     {id, rival, difficulty, encounter, status, outcome, score: {you, rival}, created_at,
@@ -105,7 +99,7 @@ def rival_names() -> dict[str, str]:
 def account_export(*, user: AbstractBaseUser) -> dict:
     """Exactly one player's own data, as the export download carries it."""
     profile = profile_get(user=user)
-    return {
+    data = {
         "account": {
             "username": user.get_username(),
             "date_joined": user.date_joined.isoformat(),
@@ -132,3 +126,8 @@ def account_export(*, user: AbstractBaseUser) -> dict:
         "heists": profile_history(user),
         "decks": saved_decks(user),
     }
+    # What other apps add (accounts.extensions: the wallet...), never over a key already here.
+    sections = extensions.export_sections(user)
+    if taken := set(sections) & set(data):
+        raise ValueError(f"export sections {sorted(taken)} are already in the export")
+    return {**data, **sections}

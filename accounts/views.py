@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import gate, selectors, services
+from accounts import extensions, gate, selectors, services
 from accounts.forms import AgeCheckForm, DeleteAccountForm, ProfileForm
 from veyltak_site.exceptions import ApplicationError
 
@@ -139,7 +139,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             "handle": selectors.public_handle(user=user),
             "history": rows,
             "tallies": tallies,
-            "signs": selectors.signs_balance(user),
+            # What other apps show here (accounts.extensions): the wallet, for one.
+            "sections": extensions.profile_sections(user),
         },
     )
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -34,25 +34,8 @@ from game.serializers import (
     SealInputSerializer,
     SealOutputSerializer,
 )
+from veyltak_site.schema import errors as _errors
 from veyltak_site.throttling import ScopedRateThrottle
-
-_ERROR = inline_serializer(
-    name="Error",
-    fields={
-        "error": inline_serializer(
-            name="ErrorBody",
-            fields={
-                "code": serializers.CharField(),
-                "message": serializers.CharField(),
-                "fields": serializers.DictField(required=False),
-            },
-        )
-    },
-)
-
-
-def _errors(**codes: str) -> dict[int, OpenApiResponse]:
-    return {int(s): OpenApiResponse(_ERROR, description=text) for s, text in codes.items()}
 
 
 @cache

@@ -490,6 +490,8 @@ def heist_result(request, heist_id):
             "view": view,
             "result": result,
             "outcome": _OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
+            # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
+            "signs_reason": game.signs_reason,
             "nights": nights,
             "difficulties": list_difficulties(),
             "urls": _urls(heist_id),
