@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
+from functools import cache
 
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -19,24 +21,28 @@ from accounts.authentication import CsrfSessionAuthentication
 _INVALID_DATE = "Please enter a valid date."
 
 
-class _MeBase(serializers.Serializer):
-    authenticated = serializers.BooleanField()
-    username = serializers.CharField(allow_null=True, help_text="Your public handle.")
-    adult_confirmed = serializers.BooleanField()
-    signs = serializers.IntegerField()
-
-
-# The /me answer: the fields above and those the apps above accounts registered in their
-# ready() (accounts.extensions), declared together so the schema says what is served. Built
-# when the URLconf imports this module, after every app is ready.
-MeSerializer = type("MeSerializer", (_MeBase,), extensions.me_declared())
+@cache
+def me_serializer() -> type[serializers.Serializer]:
+    """The answer of /api/v1/me/: accounts' own fields, then those other apps registered
+    (accounts.extensions, filled from their AppConfig.ready, so built on first use)."""
+    fields = {
+        "authenticated": serializers.BooleanField(),
+        "username": serializers.CharField(allow_null=True, help_text="Your public handle."),
+        "adult_confirmed": serializers.BooleanField(),
+        # Copies made now come after ours (DRF orders fields by when they were made).
+        **{name: copy.deepcopy(field) for name, field in extensions.me_fields().items()},
+    }
+    return type("MeSerializer", (serializers.Serializer,), fields)
 
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class MeApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
 
-    @extend_schema(responses=MeSerializer)
+    def get_serializer_class(self) -> type[serializers.Serializer]:
+        # drf-spectacular reads the response schema from here.
+        return me_serializer()
+
     def get(self, request):
         user = request.user
         authenticated = bool(user and user.is_authenticated)
@@ -45,10 +51,9 @@ class MeApi(APIView):
             # The public handle (accounts/names.py), never the account's internal username.
             "username": selectors.public_handle(user=user) if authenticated else None,
             "adult_confirmed": selectors.adult_confirmed(request),
-            "signs": selectors.signs_balance(user if authenticated else None),
-            **extensions.me_fields(request),
+            **extensions.me_values(user if authenticated else None),
         }
-        return Response(MeSerializer(data).data)
+        return Response(me_serializer()(data).data)
 
 
 @method_decorator(gate.gate_door, name="dispatch")

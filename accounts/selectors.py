@@ -58,16 +58,10 @@ def display_name(*, user: AbstractBaseUser) -> str:
     return (profile.display_name or profile.handle) if profile else ""
 
 
-def signs_balance(user: AbstractBaseUser | None) -> int:
-    # The Signs ledger belongs to the shop app and does not exist yet; /api/v1/me/ and the
-    # profile read the balance only through here, so the shop swaps in its wallet in one place.
-    return 0
-
-
 def account_export(*, user: AbstractBaseUser) -> dict:
     """Exactly one player's own data, as the export download carries it."""
     profile = profile_get(user=user)
-    return {
+    data = {
         "account": {
             "username": user.get_username(),
             "date_joined": user.date_joined.isoformat(),
@@ -91,6 +85,10 @@ def account_export(*, user: AbstractBaseUser) -> dict:
             ),
             "gate_version": profile.gate_version if profile else "",
         },
-        # The apps above accounts add their parts (game: heists, decks): accounts.extensions.
-        **extensions.export_sections(user),
     }
+    # What other apps add (accounts.extensions: game's heists and decks, the shop's wallet),
+    # never over a key already here.
+    sections = extensions.export_sections(user)
+    if taken := set(sections) & set(data):
+        raise ValueError(f"export sections {sorted(taken)} are already in the export")
+    return {**data, **sections}

@@ -128,9 +128,9 @@ def profile(request: HttpRequest) -> HttpResponse:
             "form": form,
             "display_name": selectors.display_name(user=user),
             "handle": selectors.public_handle(user=user),
-            # What the apps above accounts show here (game: record and heists played).
+            # What other apps show here (accounts.extensions): game's record and heists played,
+            # the shop's wallet.
             "sections": extensions.profile_sections(user),
-            "signs": selectors.signs_balance(user),
         },
     )
 

@@ -41,7 +41,7 @@ class HeistAdmin(admin.ModelAdmin):
     fields = [
         "id", "user", "guest_id", "ruleset", "rival", "difficulty", "encounter_slug",
         "player_deck", "rival_deck", "client_seed", "seed_commitment", "status", "night",
-        "outcome", "signs_awarded", "created_at", "last_activity_at", "finished_at",
+        "outcome", "signs_awarded", "signs_reason", "created_at", "last_activity_at", "finished_at",
     ]  # fmt: skip
     readonly_fields = fields
 

@@ -7,12 +7,7 @@ from __future__ import annotations
 
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    inline_serializer,
-)
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -39,6 +34,7 @@ from game.services.decks import deck_delete, deck_save
 from game.services.heists import heist_start, plan_seal
 from game.services.rivals import rival_seal_overdue
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.schema import errors as _errors
 from veyltak_site.throttling import ScopedRateThrottle
 
 # --- Inputs ---------------------------------------------------------------------------------
@@ -93,25 +89,6 @@ class SealInputSerializer(serializers.Serializer):
     # Long lists are refused by the engine (too_many_crew); the cap only bounds the request.
     crew = CrewEntryInputSerializer(many=True, max_length=12)
     boost = serializers.BooleanField(default=False)
-
-
-_ERROR = inline_serializer(
-    name="Error",
-    fields={
-        "error": inline_serializer(
-            name="ErrorBody",
-            fields={
-                "code": serializers.CharField(),
-                "message": serializers.CharField(),
-                "fields": serializers.DictField(required=False),
-            },
-        )
-    },
-)
-
-
-def _errors(**codes: str) -> dict[int, OpenApiResponse]:
-    return {int(s): OpenApiResponse(_ERROR, description=text) for s, text in codes.items()}
 
 
 class CrewListApi(APIView):

@@ -11,8 +11,10 @@ class GameConfig(AppConfig):
         from game.presenters import profile
 
         # accounts never imports game: game fills its seams (DESIGN.md section 2).
+        # Before the shop's wallet (order 10), as the profile and the export have always shown
+        # the heists first.
         extensions.register_profile_section(
-            "heists", template="game/_profile_heists.html", context=profile.profile_context
+            "heists", template="game/_profile_heists.html", context=profile.profile_context, order=5
         )
-        extensions.register_export_section("heists", profile.export_heists)
-        extensions.register_export_section("decks", profile.export_decks)
+        extensions.register_export_section("heists", data=profile.export_heists, order=1)
+        extensions.register_export_section("decks", data=profile.export_decks, order=2)

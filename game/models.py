@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from shop.models import SignsReason
+
 
 class CrewType(models.Model):
     """A crew card type as the catalogue shows it, loaded from a ruleset (`load_catalogue`).
@@ -85,8 +87,10 @@ class Heist(models.Model):
         default=1, help_text="The night being played; nights + 1 once finished."
     )
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
-    # None until the shop's Signs ledger exists (the hook: game.services.heists.heist_signs_award).
+    # Decided once, when the heist closes, by the shop (game.services.heists.heist_signs_award):
+    # the Signs earned (0 past the daily limit; None when nothing was earned at all) and why.
     signs_awarded = models.PositiveIntegerField(null=True, blank=True)
+    signs_reason = models.CharField(max_length=16, choices=SignsReason.choices, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)

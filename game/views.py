@@ -403,6 +403,8 @@ def heist_result(request, heist_id):
             "outcome": pages.OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
             "nights": pages.result_nights(view["history"]),
             "difficulties": catalogue_selectors.difficulties(),
+            # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
+            "signs_reason": game.signs_reason,
             "urls": _urls(heist_id),
         },
     )

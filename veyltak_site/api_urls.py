@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("accounts.api_urls")),
     path("", include("game.api_urls")),
+    path("", include("shop.api_urls")),
 ]

@@ -36,6 +36,7 @@ from game.engine import (
     HeistState,
     Plan,
     PlanError,
+    get_ruleset,
     new_heist,
     outcome,
     resolve,
@@ -49,6 +50,9 @@ from game.rivals.personas import UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
 from game.services.rivals import rival_schedule
+from shop import services as shop_services
+from shop.models import SignsReason
+from shop.services import HeistSigns
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -250,16 +254,25 @@ def _resolve_night(
 _OUTCOMES = {PLAYER: Heist.Outcome.WIN, RIVAL: Heist.Outcome.LOSS, None: Heist.Outcome.DRAW}
 
 
-def heist_signs_award(*, heist: Heist) -> int | None:
-    """Hook for the shop issue (DESIGN.md section 6): the Signs a finished heist earns.
+def heist_signs_award(*, heist: Heist) -> HeistSigns:
+    """The Signs a finished heist earns, decided and paid by the shop (DESIGN.md section 6).
 
-    The Signs ledger does not exist yet, so nothing is paid and None is recorded. When it
-    lands, this calls ``shop.services.signs_award(user=heist.user, amount=..., reason="heist",
-    idempotency_key=f"heist:{heist.pk}")`` for signed-in owners only; the ledger's unique
-    idempotency key makes it one payout per heist whatever retries happen, and the amount is
-    decided here, by the server.
+    Runs inside the transaction that finishes the heist (``heist_finish``), which holds the
+    heist's row lock. The shop is told what it needs and decides: guests earn nothing, nor a
+    heist with a night the player did not seal, and past the daily limit an earning of 0 is
+    recorded. Keyed by the heist in the ledger, so a retry, a second worker or a double request
+    pays once whatever happens here.
     """
-    return None
+    sealed = HeistNight.objects.filter(heist=heist, player_plan__isnull=False).count()
+    return shop_services.signs_award(
+        player_id=heist.user_id,
+        heist_id=heist.pk,
+        outcome=heist.outcome,
+        difficulty=heist.difficulty,
+        nights_sealed=sealed,
+        nights=get_ruleset(heist.ruleset).nights,
+        finished_at=heist.finished_at,
+    )
 
 
 @transaction.atomic
@@ -276,7 +289,8 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.outcome = _OUTCOMES[outcome(state)]
     heist.finished_at = timezone.now()
     heist.night = state.night
-    heist.signs_awarded = heist_signs_award(heist=heist)
+    signs = heist_signs_award(heist=heist)
+    heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     heist.save(
         update_fields=[
             "status",
@@ -285,6 +299,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "night",
             "last_activity_at",
             "signs_awarded",
+            "signs_reason",
         ]
     )
     return heist
@@ -301,7 +316,7 @@ def heists_abandon_stale(*, older_than: timedelta) -> int:
     now = timezone.now()
     return Heist.objects.filter(
         status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
-    ).update(status=Heist.Status.ABANDONED, finished_at=now)
+    ).update(status=Heist.Status.ABANDONED, finished_at=now, signs_reason=SignsReason.ABANDONED)
 
 
 @transaction.atomic
@@ -309,7 +324,9 @@ def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
     """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
     not active. Same rule as the periodic task: under the row lock, never mid-night."""
     return Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
-        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+        status=Heist.Status.ABANDONED,
+        finished_at=timezone.now(),
+        signs_reason=SignsReason.ABANDONED,
     )
 
 

@@ -194,6 +194,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "age_check",
         "heists",
         "decks",
+        "wallet",
     }
     assert data["account"]["username"] == alice_user.username
     assert data["emails"] == [{"email": "alice@example.com", "verified": True, "primary": True}]
@@ -203,6 +204,9 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
     assert data["decks"] == []
+    # The shop's section (accounts.extensions): her own wallet, the welcome grant in it.
+    assert data["wallet"]["balance"] == 100
+    assert [(e["reason"], e["amount"]) for e in data["wallet"]["entries"]] == [("welcome", 100)]
     assert "bob@example.com" not in response.content.decode()
     assert "birth" not in response.content.decode()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework import serializers
 
 from accounts import extensions
 
@@ -14,25 +13,18 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def clean_registry(monkeypatch):
-    monkeypatch.setattr(extensions, "_profile", dict(extensions._profile))
-    monkeypatch.setattr(extensions, "_export", dict(extensions._export))
-    monkeypatch.setattr(extensions, "_me", dict(extensions._me))
+    monkeypatch.setattr(extensions, "_export_sections", dict(extensions._export_sections))
 
 
-def test_game_fills_the_profile_and_the_export():
+def test_game_fills_the_profile_and_the_export_before_the_wallet():
     user = get_user_model().objects.create_user(username="x@example.com", password="pw-12345678")
-    assert [s["key"] for s in extensions.profile_sections(user)] == ["heists"]
-    assert list(extensions.export_sections(user)) == ["heists", "decks"]
+    assert [s["key"] for s in extensions.profile_sections(user)] == ["heists", "wallet"]
+    assert list(extensions.export_sections(user)) == ["heists", "decks", "wallet"]
 
 
-def test_sections_come_in_the_order_registered_and_a_key_is_replaced(clean_registry):
+def test_export_sections_come_in_order_then_by_key_and_a_key_is_replaced(clean_registry):
     user = get_user_model().objects.create_user(username="y@example.com", password="pw-12345678")
-    extensions.register_export_section("wallet", lambda u: {"balance": 1})
-    extensions.register_export_section("wallet", lambda u: {"balance": 2})
-    assert list(extensions.export_sections(user))[-1] == "wallet"
-    assert extensions.export_sections(user)["wallet"] == {"balance": 2}
-    extensions.register_me_field(
-        "title", value=lambda request: "Safecracker", declare=serializers.CharField
-    )
-    assert extensions.me_fields(request=None) == {"title": "Safecracker"}
-    assert isinstance(extensions.me_declared()["title"], serializers.CharField)
+    extensions.register_export_section("zz-first", data=lambda u: 1, order=0)
+    extensions.register_export_section("zz-first", data=lambda u: 2, order=0)
+    sections = extensions.export_sections(user)
+    assert next(iter(sections)) == "zz-first" and sections["zz-first"] == 2

@@ -263,7 +263,7 @@ def test_me_shape_and_csrf_cookie(client, adult_date):
     assert data["authenticated"] is True
     assert data["username"] == Profile.objects.get(user=user).handle  # the public handle
     assert data["adult_confirmed"] is True
-    assert data["signs"] == 0
+    assert data["signs"] == 100  # the welcome grant (shop)
     assert set(data) == {"authenticated", "username", "adult_confirmed", "signs"}
 
 

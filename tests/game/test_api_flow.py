@@ -90,7 +90,14 @@ def _finish_checks(client, view: dict) -> None:
     you, rival = last["you"], last["rival"]
     expected = "win" if you > rival else "loss" if rival > you else "draw"
     assert result["outcome"] == expected
-    assert result["signs_awarded"] is None  # no Signs ledger yet (shop issue)
+    # Signs for a signed-in player (DESIGN.md section 6's table), none for a guest.
+    signed_in = client.get("/api/v1/me/").json()["authenticated"]
+    table = {
+        "rookie": {"win": 10, "draw": 5, "loss": 3},
+        "hustler": {"win": 20, "draw": 10, "loss": 5},
+    }
+    earned = table[view["rival"]["difficulty"]][expected]
+    assert result["signs_awarded"] == (earned if signed_in else None)
     heist = Heist.objects.get(pk=view["id"])
     assert heist.outcome == expected and heist.finished_at is not None
     assert HeistNight.objects.filter(heist=heist).count() == view["nights"]

@@ -7,7 +7,8 @@ catalogue and the OpenAPI schema.
 
 Randomness that is not the heist's own seed is made deterministic at the one place each comes
 from: ``secrets.token_hex`` (server seeds and rival nonces), ``secrets.choice`` in
-accounts.names (a new account's public handle), the heist id's default (uuid4), and the clock
+accounts.names (a new account's public handle), the heist id's default (uuid4), the database's
+id sequences (reset to each table's largest id), and the clock
 (``django.utils.timezone.now`` and every model field whose default is it), which stands still
 during a request and moves one second between requests.
 
@@ -31,6 +32,8 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -56,6 +59,11 @@ class Clock:
 @pytest.fixture
 def deterministic(monkeypatch, settings):
     settings.RIVAL_FALLBACK_SECONDS = 0
+    # Row ids the answers show (the Signs ledger's entries) come from the database's sequences,
+    # which earlier tests move on: start each at the table's largest id, whatever ran before.
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), apps.get_models()):
+            cursor.execute(sql)
     clock = Clock()
     real_now = timezone.now
     monkeypatch.setattr(timezone, "now", lambda: clock.now)
