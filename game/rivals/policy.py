@@ -31,7 +31,7 @@ from game.engine.night import Plan
 from game.engine.rng import Stream
 from game.engine.rules import Ruleset
 from game.engine.view import Observation
-from game.rivals import beliefs, nightgame, value
+from game.rivals import beliefs, nightgame, playermodel, value
 from game.rivals.personas import Knobs, Persona, get_difficulty, get_persona
 from game.rivals.solver import rm_plus
 
@@ -214,12 +214,20 @@ def strategy(
         # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
         ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
+    if knobs.opponent == "typical":
+        # The typical player of the player model (prior, or fitted on this heist with "learn"),
+        # with a quarter of uniform play so surprises are not ignored.
+        model, _ = player_model(obs, knobs, night, opp_hps, starts, always=True)
+        colw = np.repeat(w, sizes)
+        ev = 0.75 * (u @ (model * colw)) + 0.25 * (u @ np.repeat(w / sizes, sizes))
+        return night, near_best_softmax(ev, knobs.noise)
     iterations = knobs.iterations
     if knobs.budget_ms:
         # The time budget is spent as a deterministic amount of work (matrix entries touched),
         # never by reading the clock: the same observation and stream must give the same plan.
         iterations = max(32, min(iterations, int(knobs.budget_ms * WORK_PER_MS / u.size)))
-    x, y = rm_plus(u, starts, w, iterations)
+    model, share = player_model(obs, knobs, night, opp_hps, starts)
+    x, y = rm_plus(u, starts, w, iterations, model, share)
     # Purify the long tail of regret matching's average (shares under 2%).
     x = np.where(x >= 0.02, x, 0.0)
     x /= x.sum()
@@ -227,6 +235,38 @@ def strategy(
         ev = u @ (y * np.repeat(w, sizes))
         x = (1 - knobs.noise) * x + knobs.noise * near_best_softmax(ev, 1.0)
     return night, x
+
+
+def model_share(knobs: Knobs, trust: float) -> float:
+    """Share of the restricted game given to the player model: a base for the typical player
+    before any evidence, rising with how well the model has been predicting this player."""
+    base = playermodel.PRIOR_TRUST
+    return knobs.model_weight * (base + (1.0 - base) * trust)
+
+
+def player_model(
+    obs: Observation,
+    knobs: Knobs,
+    night: Night,
+    opp_hps: Sequence[nightgame.HandPlans],
+    starts: np.ndarray,
+    always: bool = False,
+) -> tuple[np.ndarray | None, float]:
+    """The modelled player's plan probabilities per hand (stacked like the columns) and the
+    share of the restricted game they fill; (None, 0) without a model (unless ``always``:
+    then the typical player's)."""
+    if not always and (knobs.model == "none" or knobs.model_weight <= 0):
+        return None, 0.0
+    if knobs.model in ("learn", "learn-fixed"):
+        pm = playermodel.build(obs)
+        theta, trust = pm.theta, pm.trust
+    else:
+        theta, trust = playermodel.PRIOR_MEAN, 0.0
+    f = playermodel.tonight_features(obs, list(opp_hps), night.table_opp, night.loot)
+    # "learn-fixed" gives the model a fixed share whatever its trust: the lab's measure of the
+    # safety / exploitation trade-off, not a level.
+    share = knobs.model_weight if knobs.model == "learn-fixed" else model_share(knobs, trust)
+    return playermodel.predict(theta, f, starts), share
 
 
 def plan_from(night: Night, obs: Observation, index: int) -> Plan:

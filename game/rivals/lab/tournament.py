@@ -14,6 +14,7 @@ Both seats are played by policies, each given only ``observe(state, its side)``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import hashlib
 import multiprocessing as mp
@@ -48,7 +49,11 @@ RULESET = "2026.11"
 
 # Extra bots by name (knob variants for experiments); forked workers inherit them.
 # ``kingpin-before`` is Kingpin as it played before it modelled the player (issue 15).
-EXTRA_BOTS: dict[str, Knobs] = {"kingpin-before": get_difficulty("kingpin").knobs}
+EXTRA_BOTS: dict[str, Knobs] = {
+    "kingpin-before": dataclasses.replace(
+        get_difficulty("kingpin").knobs, model="none", model_weight=0.0
+    )
+}
 
 # Who plays the panel: the four levels and Kingpin before opponent modelling.
 PANEL_LEVELS = (*LEVELS, "kingpin-before")
