@@ -19,9 +19,9 @@ hypergeometric prior from the cards it had not yet played).
 
 How far to trust the model is measured the honest way, prequentially: each past night's plan is
 scored by the model fitted on the nights before it (the prior for the first night), against a
-uniform guess over that hand's plans. ``trust`` in [0, 1] grows with that predictive gain, so a
-player who plays at random, or who keeps changing style, earns little trust and the rival stays
-near its equilibrium.
+uniform guess over that hand's plans. ``trust`` in [0, 1] grows with that predictive gain (recent
+nights weigh more), so a player who plays at random, or who changes style, earns little trust and
+the rival stays near its equilibrium.
 """
 
 from __future__ import annotations
@@ -59,8 +59,10 @@ CHANCE_SPREAD = 1.5
 # the pseudo-nights of zero gain that temper the first evidence.
 FULL_TRUST_GAIN = 1.5
 PSEUDO_NIGHTS = 1.0
+# Weight of a night's predictive gain per night of age (the last night counts 1).
+RECENCY = 0.6
 # Share of full trust given to the typical-player prior before any evidence (and as a floor).
-PRIOR_TRUST = 0.3
+PRIOR_TRUST = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +250,12 @@ def build(obs: Observation) -> PlayerModel:
         uniform = float(np.log(c.prior @ (1.0 / c.sizes)))
         gains.append(_loglik(theta, c) - uniform)
     theta = fit(choices)
-    mean_gain = sum(gains) / (len(gains) + PSEUDO_NIGHTS)
+    # Recent nights count more, so a player who changes style loses the model's trust fast.
+    ages = np.arange(len(gains))[::-1]
+    recency = RECENCY**ages
+    mean_gain = float(recency @ np.asarray(gains, dtype=np.float64)) / (
+        float(recency.sum()) + PSEUDO_NIGHTS
+    )
     trust = float(np.clip(mean_gain / FULL_TRUST_GAIN, 0.0, 1.0))
     return PlayerModel(theta, trust, len(choices), tuple(gains))
 

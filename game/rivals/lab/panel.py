@@ -216,12 +216,20 @@ def creature_of_habit(obs: Observation, stream: Stream) -> Plan:
     return pick_best(board, obs, value, stream)
 
 
+def switcher(obs: Observation, stream: Stream) -> Plan:
+    """Changes style halfway: plays cautious for the first half of the heist, then turns
+    Boost-happy (a test of a rival that models the player: what it learned stops being true)."""
+    if obs.night <= obs.nights // 2:
+        return cautious(obs, stream)
+    return boost_happy(obs, stream)
+
+
 def noisy_mix(obs: Observation, stream: Stream) -> Plan:
     """A player without one habit: each night a fifth of the time a random legal plan, otherwise
     one of the other styles drawn at random."""
     if stream.randbelow(5) == 0:
         return policy.random_legal(obs, stream)
-    pool = [s for name, s in STYLES.items() if name != "noisy-mix"]
+    pool = [s for name, s in STYLES.items() if name not in ("noisy-mix", "switcher")]
     return pool[stream.randbelow(len(pool))](obs, stream)
 
 
@@ -235,6 +243,7 @@ STYLES: dict[str, Style] = {
     "richest-double": richest_double,
     "persona-counter": persona_counter,
     "creature-of-habit": creature_of_habit,
+    "switcher": switcher,
     "noisy-mix": noisy_mix,
 }
 

@@ -104,7 +104,10 @@ def test_knobs_are_monotone():
         assert hi.iterations >= lo.iterations
         assert hi.budget_ms >= lo.budget_ms
         assert hi.noise <= lo.noise
+        assert hi.model_weight >= lo.model_weight
     assert knobs[0].noise > knobs[-1].noise
+    # Only Kingpin learns this player's habits at full weight (issue 15).
+    assert knobs[-1].model == "learn" and knobs[-1].model_weight > knobs[-2].model_weight
 
 
 def test_personas_are_data_with_legal_decks():
