@@ -35,6 +35,8 @@ class Knobs:
     # how well the model has been predicting ("learn-fixed": always the largest, lab only).
     model: str = "none"
     model_weight: float = 0.0
+    # Share of uniform play mixed into the "typical" / "obvious" opponent models.
+    uniform_share: float = 0.25
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,14 +50,14 @@ D = len(FEATURES)
 
 # The "typical player" the prior is centred on, and how far a heist's evidence may move it.
 PRIOR_MEAN = np.array([1.0, 0.2, 0.0, -0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-PRIOR_PRECISION = 1.0
+PRIOR_PRECISION = 0.5
 NEWTON_STEPS = 8
 # Rough chance of taking a vault with power p: logistic around CHANCE_CENTRE.
 CHANCE_CENTRE = 4.0
 CHANCE_SPREAD = 1.5
 # Predictive gain (nats per night over a uniform guess) at which the model is fully trusted, and
 # the pseudo-nights of zero gain that temper the first evidence.
-FULL_TRUST_GAIN = 1.5
+FULL_TRUST_GAIN = 1.2
 PSEUDO_NIGHTS = 1.0
 # Weight of a night's predictive gain per night of age (the last night counts 1).
 RECENCY = 0.6

@@ -9,14 +9,18 @@ The levels (knobs in personas.json, both monotone: capability up, noise down):
 
 * Rookie: expected loot margin against a uniformly random opponent over a few sampled hands;
   softmax noise limited to plans close to the best.
-* Hustler: best response to a greedy opponent (who grabs power-weighted loot) over more sampled
-  hands; loot margin plus the worth of the Heat it ends at; little noise.
+* Hustler: best response to the obvious play (the greedy plan, which grabs power-weighted loot,
+  and the player model's typical player, with uniform play mixed in) over more sampled hands;
+  loot margin plus the worth of the Heat it ends at; little noise.
 * Safecracker: the equilibrium of the night's Bayesian game (its plans against the opponent's
   plans for every sampled hand) by regret matching+, valued as loot margin plus the worth of both
   end Heats; plays the mixed strategy.
 * Kingpin: the same game over (almost always) every hand the opponent can hold, with beliefs
   weighted by the opponent's last revealed plan, a win-probability value fitted from self-play,
-  exact win / draw / loss on the last night, and a time budget.
+  exact win / draw / loss on the last night, and a time budget. It models how this player
+  chooses from the plans revealed in this heist (``playermodel``) and answers in a restricted
+  game: the player follows the model for a share that grows with how well the model has been
+  predicting, and best-responds with the rest (Safecracker does the same with a smaller share).
 """
 
 from __future__ import annotations
@@ -177,6 +181,18 @@ def greedy_index(hp: nightgame.HandPlans, table: nightgame.CrewTable, loot: np.n
     return int(np.argmax(score))
 
 
+def greedy_columns(
+    night: Night, opp_hps: Sequence[nightgame.HandPlans], starts: np.ndarray
+) -> np.ndarray:
+    """Column of the greedy plan of each opponent hand."""
+    return np.array(
+        [
+            s + greedy_index(h, night.table_opp, night.loot)
+            for s, h in zip(starts, opp_hps, strict=True)
+        ]
+    )
+
+
 def hand_weights(
     obs: Observation, knobs: Knobs, stream: Stream
 ) -> tuple[list[tuple[str, ...]], np.ndarray]:
@@ -205,21 +221,23 @@ def strategy(
         ev = u @ np.repeat(w / sizes, sizes)
         return night, near_best_softmax(ev, knobs.noise)
     if knobs.opponent == "greedy":
-        cols = np.array(
-            [
-                s + greedy_index(h, night.table_opp, night.loot)
-                for s, h in zip(starts, opp_hps, strict=False)
-            ]
-        )
+        cols = greedy_columns(night, opp_hps, starts)
         # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
         ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
-    if knobs.opponent == "typical":
+    if knobs.opponent in ("typical", "obvious"):
         # The typical player of the player model (prior, or fitted on this heist with "learn"),
-        # with a quarter of uniform play so surprises are not ignored.
+        # with a quarter of uniform play so surprises are not ignored; "obvious" also gives the
+        # greedy plan a share (the plan a player sees first).
         model, _ = player_model(obs, knobs, night, opp_hps, starts, always=True)
         colw = np.repeat(w, sizes)
-        ev = 0.75 * (u @ (model * colw)) + 0.25 * (u @ np.repeat(w / sizes, sizes))
+        rest = 1.0 - knobs.uniform_share
+        ev = knobs.uniform_share * (u @ np.repeat(w / sizes, sizes))
+        if knobs.opponent == "obvious":
+            ev += 0.5 * rest * (u[:, greedy_columns(night, opp_hps, starts)] @ w)
+            ev += 0.5 * rest * (u @ (model * colw))
+        else:
+            ev += rest * (u @ (model * colw))
         return night, near_best_softmax(ev, knobs.noise)
     iterations = knobs.iterations
     if knobs.budget_ms:

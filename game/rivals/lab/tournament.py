@@ -401,15 +401,20 @@ def persona_table(res: Results) -> list[str]:
 LEVEL_NOTES = {
     "rookie": "expected loot margin against a uniformly random opponent over a few sampled "
     "hands; softmax noise over plans within 2 x noise loot of the best",
-    "hustler": "best response to a greedy opponent (most power-weighted loot) over more sampled "
-    "hands, mixed with a quarter of uniform play; values end Heat at half the hand-set worth",
+    "hustler": "best response, over more sampled hands, to the obvious play: a quarter the "
+    "greedy plan (most power-weighted loot), a quarter the typical player of the player model "
+    "(its prior, never updated), half uniform play; values end Heat at half the hand-set worth",
     "safecracker": "regret-matching+ equilibrium of the night's Bayesian game (its plans vs the "
     "player's plans for each sampled hand), loot margin + hand-set worth of both end Heats; "
-    "plays the mixed strategy, with a little near-best noise",
+    "plays the mixed strategy, with a little near-best noise; a light touch of the player model "
+    "(restricted game, share up to the model weight times its trust)",
     "kingpin": "the same game over every hand the player can hold (sampled only when there are "
     "more than 64), hand beliefs re-weighted by the player's last revealed plan, Heat worth "
     "fitted from self-play (value.json), exact win/draw/loss on the last night, a fixed work "
-    "budget instead of a clock so play stays deterministic; no noise",
+    "budget instead of a clock so play stays deterministic; no noise. Models how this player "
+    "chooses from the plans revealed in this heist (playermodel.py) and answers the model in a "
+    "restricted game: the player is held to the model for a share that grows with how well "
+    "the model has been predicting (prequential trust), and best-responds with the rest",
 }
 
 
@@ -423,15 +428,16 @@ def levels_section() -> list[str]:
         "regret-matching rounds, budget) rises and noise falls with the level.",
         "",
         "| level | capability | samples | opponent model | value | RM+ rounds | budget ms | "
-        "beliefs | noise | how it plays |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "beliefs | noise | player model (max share) | how it plays |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for d in list_difficulties():
         k = d.knobs
+        model = "none" if k.model == "none" else f"{k.model} ({k.model_weight})"
         lines.append(
             f"| {d.name} | {k.capability} | {k.samples} | {k.opponent} | {k.value} | "
             f"{k.iterations} | {k.budget_ms} | {'yes' if k.beliefs else 'no'} | {k.noise} | "
-            f"{LEVEL_NOTES.get(d.slug, '')} |"
+            f"{model} | {LEVEL_NOTES.get(d.slug, '')} |"
         )
     lines += [
         "",
