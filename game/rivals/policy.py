@@ -222,8 +222,9 @@ def strategy(
         return night, near_best_softmax(ev, knobs.noise)
     if knobs.opponent == "greedy":
         cols = greedy_columns(night, opp_hps, starts)
-        # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
-        ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
+        # Mostly greedy, with some uniform play so ties and surprises are not ignored.
+        us = knobs.uniform_share
+        ev = (1 - us) * (u[:, cols] @ w) + us * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
     if knobs.opponent in ("typical", "obvious"):
         # The typical player of the player model (prior, or fitted on this heist with "learn"),
