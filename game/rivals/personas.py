@@ -35,7 +35,7 @@ class Knobs:
     # how well the model has been predicting ("learn-fixed": always the largest, lab only).
     model: str = "none"
     model_weight: float = 0.0
-    # Share of uniform play mixed into the "typical" / "obvious" opponent models.
+    # Share of uniform play mixed into the "greedy" opponent model.
     uniform_share: float = 0.25
 
 

@@ -9,9 +9,9 @@ The levels (knobs in personas.json, both monotone: capability up, noise down):
 
 * Rookie: expected loot margin against a uniformly random opponent over a few sampled hands;
   softmax noise limited to plans close to the best.
-* Hustler: best response to the obvious play (the greedy plan, which grabs power-weighted loot,
-  and the player model's typical player, with uniform play mixed in) over more sampled hands;
-  loot margin plus the worth of the Heat it ends at; little noise.
+* Hustler: best response to a greedy opponent (who grabs power-weighted loot), half of it mixed
+  with uniform play, over more sampled hands; loot margin plus the worth of the Heat it ends at;
+  some noise.
 * Safecracker: the equilibrium of the night's Bayesian game (its plans against the opponent's
   plans for every sampled hand) by regret matching+, valued as loot margin plus the worth of both
   end Heats; plays the mixed strategy.
@@ -226,20 +226,6 @@ def strategy(
         us = knobs.uniform_share
         ev = (1 - us) * (u[:, cols] @ w) + us * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
-    if knobs.opponent in ("typical", "obvious"):
-        # The typical player of the player model (prior, or fitted on this heist with "learn"),
-        # with a quarter of uniform play so surprises are not ignored; "obvious" also gives the
-        # greedy plan a share (the plan a player sees first).
-        model, _ = player_model(obs, knobs, night, opp_hps, starts, always=True)
-        colw = np.repeat(w, sizes)
-        rest = 1.0 - knobs.uniform_share
-        ev = knobs.uniform_share * (u @ np.repeat(w / sizes, sizes))
-        if knobs.opponent == "obvious":
-            ev += 0.5 * rest * (u[:, greedy_columns(night, opp_hps, starts)] @ w)
-            ev += 0.5 * rest * (u @ (model * colw))
-        else:
-            ev += rest * (u @ (model * colw))
-        return night, near_best_softmax(ev, knobs.noise)
     iterations = knobs.iterations
     if knobs.budget_ms:
         # The time budget is spent as a deterministic amount of work (matrix entries touched),
@@ -257,8 +243,9 @@ def strategy(
 
 
 def model_share(knobs: Knobs, trust: float) -> float:
-    """Share of the restricted game given to the player model: a base for the typical player
-    before any evidence, rising with how well the model has been predicting this player."""
+    """Share of the restricted game given to the player model: ``PRIOR_TRUST`` (a base for the
+    typical player before any evidence; 0 now) rising with how well the model has been
+    predicting this player."""
     base = playermodel.PRIOR_TRUST
     return knobs.model_weight * (base + (1.0 - base) * trust)
 
@@ -269,12 +256,10 @@ def player_model(
     night: Night,
     opp_hps: Sequence[nightgame.HandPlans],
     starts: np.ndarray,
-    always: bool = False,
 ) -> tuple[np.ndarray | None, float]:
     """The modelled player's plan probabilities per hand (stacked like the columns) and the
-    share of the restricted game they fill; (None, 0) without a model (unless ``always``:
-    then the typical player's)."""
-    if not always and (knobs.model == "none" or knobs.model_weight <= 0):
+    share of the restricted game they fill; (None, 0) without a model."""
+    if knobs.model == "none" or knobs.model_weight <= 0:
         return None, 0.0
     if knobs.model in ("learn", "learn-fixed"):
         pm = playermodel.build(obs)

@@ -401,9 +401,9 @@ def persona_table(res: Results) -> list[str]:
 LEVEL_NOTES = {
     "rookie": "expected loot margin against a uniformly random opponent over a few sampled "
     "hands; softmax noise over plans within 2 x noise loot of the best",
-    "hustler": "best response, over more sampled hands, to the obvious play: a quarter the "
-    "greedy plan (most power-weighted loot), a quarter the typical player of the player model "
-    "(its prior, never updated), half uniform play; values end Heat at half the hand-set worth",
+    "hustler": "best response to a greedy opponent (most power-weighted loot) over more sampled "
+    "hands, mixed half and half with uniform play; values end Heat at half the hand-set worth; "
+    "softmax noise 0.6 over near-best plans",
     "safecracker": "regret-matching+ equilibrium of the night's Bayesian game (its plans vs the "
     "player's plans for each sampled hand), loot margin + hand-set worth of both end Heats; "
     "plays the mixed strategy, with a little near-best noise; a light touch of the player model "
