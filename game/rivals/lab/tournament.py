@@ -59,7 +59,20 @@ EXTRA_BOTS: dict[str, Knobs] = {
 PANEL_LEVELS = (*LEVELS, "kingpin-before")
 
 
+def fixed_share_bot(name: str) -> Knobs | None:
+    """``kingpin@S``: Kingpin with its player model's share fixed at S whatever the model's
+    trust (the exploitation side of the safety trade-off; S = 0 is the equilibrium)."""
+    level, sep, share = name.partition("@")
+    if not sep:
+        return None
+    return dataclasses.replace(
+        get_difficulty(level).knobs, model="learn-fixed", model_weight=float(share)
+    )
+
+
 def bot_move(bot: str, obs: Observation, persona: str, stream: Stream) -> Plan:
+    if "@" in bot and bot not in EXTRA_BOTS:
+        EXTRA_BOTS[bot] = fixed_share_bot(bot)  # type: ignore[assignment]
     if panel.is_style(bot):
         return panel.play(bot, obs, stream)
     if bot in EXTRA_BOTS:
@@ -659,9 +672,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     bots = tuple(args.bots.split(","))
-    for bot in bots:
-        if bot not in ("random", "greedy") and bot not in EXTRA_BOTS:
-            get_difficulty(bot)
+    for bot in (*bots, *args.panel_levels.split(",")):
+        known = bot in ("random", "greedy") or bot in EXTRA_BOTS
+        if not known and fixed_share_bot(bot) is None:
+            get_difficulty(bot)  # raises for an unknown level
     pairings = [tuple(p.split(":")) for p in args.only.split(",")] if args.only else None
     seeds = range(args.seed_start, args.seed_start + args.pairs)
     panel_levels = tuple(args.panel_levels.split(",")) if args.panel_pairs else ()
