@@ -276,6 +276,25 @@ def side_arrays(table: CrewTable, hps: Sequence[HandPlans]) -> SideArrays:
     return SideArrays(cfg, power, heat)
 
 
+def solo_arrays(table: CrewTable, hps: Sequence[HandPlans]) -> tuple[np.ndarray, np.ndarray]:
+    """Power at each vault ``(n, V)`` and Heat change ``(n,)`` of the stacked plans as if the
+    other side sent nobody (opposing configuration 0): what a player sees of its own plans."""
+    cfg = np.concatenate([h.cfg for h in hps]) if len(hps) > 1 else hps[0].cfg
+    ss = np.concatenate([h.slot_slug for h in hps]) if len(hps) > 1 else hps[0].slot_slug
+    sv = np.concatenate([h.slot_vault for h in hps]) if len(hps) > 1 else hps[0].slot_vault
+    n = len(cfg)
+    power = np.zeros((n, table.power.shape[3]), dtype=np.int16)
+    heat = table.base_heat[cfg].astype(np.int16)
+    for slot in range(ss.shape[1]):
+        rows = np.nonzero(ss[:, slot] >= 0)[0]
+        if not len(rows):
+            continue
+        s, v, c = ss[rows, slot], sv[rows, slot], cfg[rows]
+        power[rows, v] += table.power[s, c, 0, v]
+        heat[rows] += table.heat[s, c, 0, v]
+    return power, heat
+
+
 @dataclass(slots=True)
 class NightMatrices:
     """Outcome of every (my plan, their plan) pair: loot margin and both end Heats."""

@@ -29,6 +29,14 @@ class Knobs:
     beliefs: bool  # update the opponent's hand distribution from its revealed plays
     noise: float
     heat_weight: float = 1.0  # scale of the hand-set worth of end Heat ("heuristic" value)
+    # Player model (issue 15): "none"; "prior" (a typical player, never updated); "learn" (fitted
+    # on this heist's revealed plans, playermodel.py). ``model_weight`` is the largest share of
+    # the restricted game the model may fill (0 = the plain equilibrium); the share grows with
+    # how well the model has been predicting ("learn-fixed": always the largest, lab only).
+    model: str = "none"
+    model_weight: float = 0.0
+    # Share of uniform play mixed into the "greedy" opponent model.
+    uniform_share: float = 0.25
 
 
 @dataclass(frozen=True, slots=True)

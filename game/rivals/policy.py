@@ -9,14 +9,18 @@ The levels (knobs in personas.json, both monotone: capability up, noise down):
 
 * Rookie: expected loot margin against a uniformly random opponent over a few sampled hands;
   softmax noise limited to plans close to the best.
-* Hustler: best response to a greedy opponent (who grabs power-weighted loot) over more sampled
-  hands; loot margin plus the worth of the Heat it ends at; little noise.
+* Hustler: best response to a greedy opponent (who grabs power-weighted loot), half of it mixed
+  with uniform play, over more sampled hands; loot margin plus the worth of the Heat it ends at;
+  some noise.
 * Safecracker: the equilibrium of the night's Bayesian game (its plans against the opponent's
   plans for every sampled hand) by regret matching+, valued as loot margin plus the worth of both
   end Heats; plays the mixed strategy.
 * Kingpin: the same game over (almost always) every hand the opponent can hold, with beliefs
   weighted by the opponent's last revealed plan, a win-probability value fitted from self-play,
-  exact win / draw / loss on the last night, and a time budget.
+  exact win / draw / loss on the last night, and a time budget. It models how this player
+  chooses from the plans revealed in this heist (``playermodel``) and answers in a restricted
+  game: the player follows the model for a share that grows with how well the model has been
+  predicting, and best-responds with the rest (Safecracker does the same with a smaller share).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from game.engine.night import Plan
 from game.engine.rng import Stream
 from game.engine.rules import Ruleset
 from game.engine.view import Observation
-from game.rivals import beliefs, nightgame, value
+from game.rivals import beliefs, nightgame, playermodel, value
 from game.rivals.personas import Knobs, Persona, get_difficulty, get_persona
 from game.rivals.solver import rm_plus
 
@@ -177,6 +181,18 @@ def greedy_index(hp: nightgame.HandPlans, table: nightgame.CrewTable, loot: np.n
     return int(np.argmax(score))
 
 
+def greedy_columns(
+    night: Night, opp_hps: Sequence[nightgame.HandPlans], starts: np.ndarray
+) -> np.ndarray:
+    """Column of the greedy plan of each opponent hand."""
+    return np.array(
+        [
+            s + greedy_index(h, night.table_opp, night.loot)
+            for s, h in zip(starts, opp_hps, strict=True)
+        ]
+    )
+
+
 def hand_weights(
     obs: Observation, knobs: Knobs, stream: Stream
 ) -> tuple[list[tuple[str, ...]], np.ndarray]:
@@ -205,21 +221,18 @@ def strategy(
         ev = u @ np.repeat(w / sizes, sizes)
         return night, near_best_softmax(ev, knobs.noise)
     if knobs.opponent == "greedy":
-        cols = np.array(
-            [
-                s + greedy_index(h, night.table_opp, night.loot)
-                for s, h in zip(starts, opp_hps, strict=False)
-            ]
-        )
-        # Mostly greedy, with a quarter of uniform play so ties and surprises are not ignored.
-        ev = 0.75 * (u[:, cols] @ w) + 0.25 * (u @ np.repeat(w / sizes, sizes))
+        cols = greedy_columns(night, opp_hps, starts)
+        # Mostly greedy, with some uniform play so ties and surprises are not ignored.
+        us = knobs.uniform_share
+        ev = (1 - us) * (u[:, cols] @ w) + us * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
     iterations = knobs.iterations
     if knobs.budget_ms:
         # The time budget is spent as a deterministic amount of work (matrix entries touched),
         # never by reading the clock: the same observation and stream must give the same plan.
         iterations = max(32, min(iterations, int(knobs.budget_ms * WORK_PER_MS / u.size)))
-    x, y = rm_plus(u, starts, w, iterations)
+    model, share = player_model(obs, knobs, night, opp_hps, starts)
+    x, y = rm_plus(u, starts, w, iterations, model, share)
     # Purify the long tail of regret matching's average (shares under 2%).
     x = np.where(x >= 0.02, x, 0.0)
     x /= x.sum()
@@ -227,6 +240,37 @@ def strategy(
         ev = u @ (y * np.repeat(w, sizes))
         x = (1 - knobs.noise) * x + knobs.noise * near_best_softmax(ev, 1.0)
     return night, x
+
+
+def model_share(knobs: Knobs, trust: float) -> float:
+    """Share of the restricted game given to the player model: ``PRIOR_TRUST`` (a base for the
+    typical player before any evidence; 0 now) rising with how well the model has been
+    predicting this player."""
+    base = playermodel.PRIOR_TRUST
+    return knobs.model_weight * (base + (1.0 - base) * trust)
+
+
+def player_model(
+    obs: Observation,
+    knobs: Knobs,
+    night: Night,
+    opp_hps: Sequence[nightgame.HandPlans],
+    starts: np.ndarray,
+) -> tuple[np.ndarray | None, float]:
+    """The modelled player's plan probabilities per hand (stacked like the columns) and the
+    share of the restricted game they fill; (None, 0) without a model."""
+    if knobs.model == "none" or knobs.model_weight <= 0:
+        return None, 0.0
+    if knobs.model in ("learn", "learn-fixed"):
+        pm = playermodel.build(obs)
+        theta, trust = pm.theta, pm.trust
+    else:
+        theta, trust = playermodel.PRIOR_MEAN, 0.0
+    f = playermodel.tonight_features(obs, list(opp_hps), night.table_opp, night.loot)
+    # "learn-fixed" gives the model a fixed share whatever its trust: the lab's measure of the
+    # safety / exploitation trade-off, not a level.
+    share = knobs.model_weight if knobs.model == "learn-fixed" else model_share(knobs, trust)
+    return playermodel.predict(theta, f, starts), share
 
 
 def plan_from(night: Night, obs: Observation, index: int) -> Plan:

@@ -27,10 +27,20 @@ def rm_plus(
     starts: np.ndarray,
     weights: np.ndarray,
     iterations: int,
+    model: np.ndarray | None = None,
+    share: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Average strategies (rival over rows; opponent per hand over columns) of ``iterations``
     rounds of alternating RM+ on the zero-sum game ``u`` (the rival's payoff). No clock is read:
-    the same inputs give the same strategy."""
+    the same inputs give the same strategy.
+
+    With a ``model`` of the opponent (a plan distribution per hand, stacked like the columns) and
+    a ``share`` in (0, 1], this is the restricted game of Johanson et al. ("Computing robust
+    counter-strategies", 2007): the opponent must play the model with probability ``share`` and
+    best-responds with the rest, so the rival's answer exploits the model as far as ``share``
+    lets it and stays safe against a player who does not follow it. ``share`` 0 is the
+    equilibrium, 1 the best response to the model. The returned opponent strategy is its free
+    part."""
     n, m = u.shape
     u = np.ascontiguousarray(u, dtype=np.float64)
     sizes = np.diff(np.append(starts, m))
@@ -42,8 +52,10 @@ def rm_plus(
     xs = np.zeros(n)
     ys = np.zeros(m)
     ut = u.T.copy()
+    fixed = share * np.asarray(model, dtype=np.float64) if model is not None and share > 0 else None
+    free = 1.0 - share if fixed is not None else 1.0
     for t in range(1, iterations + 1):
-        ur = u @ (y * colw)
+        ur = u @ ((free * y + fixed) * colw) if fixed is not None else u @ (y * colw)
         qx += ur - x @ ur
         np.maximum(qx, 0, out=qx)
         s = qx.sum()

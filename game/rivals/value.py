@@ -3,7 +3,7 @@
 * ``heuristic`` (Hustler, Safecracker): loot margin plus a hand-set worth of each side's end Heat,
   through the Energy it leaves for the next night (RULES.md: Energy by Heat).
 * ``fitted`` (Kingpin): loot margin plus the worth of each end Heat per number of nights left,
-  fitted from self-play by ``python -m game.rivals.fit_value`` and stored in ``value.json``. On
+  fitted from self-play by ``python -m game.rivals.lab.fit_value`` and stored in ``value.json``. On
   the last night the payoff is the exact win / draw / loss (the margin only breaks ties).
 """
 

@@ -1,3 +1,4 @@
+import ast
 import dataclasses
 import itertools
 import os
@@ -103,7 +104,10 @@ def test_knobs_are_monotone():
         assert hi.iterations >= lo.iterations
         assert hi.budget_ms >= lo.budget_ms
         assert hi.noise <= lo.noise
+        assert hi.model_weight >= lo.model_weight
     assert knobs[0].noise > knobs[-1].noise
+    # Only Kingpin learns this player's habits at full weight (issue 15).
+    assert knobs[-1].model == "learn" and knobs[-1].model_weight > knobs[-2].model_weight
 
 
 def test_personas_are_data_with_legal_decks():
@@ -134,7 +138,8 @@ def test_a_whole_heist_from_either_seat():
 
 def test_rivals_import_the_engine_only():
     code = (
-        "import sys, game.rivals.policy, game.rivals.tournament, game.rivals.fit_value;"
+        "import sys, game.rivals.policy, game.rivals.lab.tournament, game.rivals.lab.fit_value,"
+        " game.rivals.lab.panel;"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'celery'});"
         "assert not bad, bad"
     )
@@ -147,3 +152,32 @@ def test_persona_style_knobs_are_read_from_data():
     by_slug = {p.slug: p for p in list_personas()}
     assert by_slug["furnace"].boost_bias > 0 > by_slug["quiet-hands"].boost_bias
     assert by_slug["split-circuit"].split_bias > 0
+
+
+def test_nothing_the_site_runs_imports_the_lab():
+    """The lab (tournament, panel, value fitting) is offline tooling: no module outside it
+    imports it, and the runtime rival loads without it."""
+    root = Path(__file__).resolve().parents[3]
+    lab = root / "game" / "rivals" / "lab"
+    offenders = []
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root)
+        if rel.parts[0] in {".venv", "tests", "bench", "var", "staticfiles"} or lab in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            if any(n == "game.rivals.lab" or n.startswith("game.rivals.lab.") for n in names):
+                offenders.append(str(rel))
+    assert not offenders
+    code = (
+        "import sys, game.rivals.policy;"
+        "bad = sorted(m for m in sys.modules if m.startswith('game.rivals.lab'));"
+        "assert not bad, bad"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root, env=env)

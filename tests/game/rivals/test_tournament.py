@@ -1,6 +1,6 @@
 """The tournament harness on a few seed pairs (the full run is a command: see docs/rivals.md)."""
 
-from game.rivals import tournament
+from game.rivals.lab import tournament
 
 
 def test_tournament_harness_on_four_seed_pairs(tmp_path):

@@ -1,6 +1,6 @@
 """Fit Kingpin's value function from self-play and store it in ``value.json``.
 
-    python -m game.rivals.fit_value --games 800 --workers 2
+    python -m game.rivals.lab.fit_value --games 800 --workers 2
 
 Self-play: Safecracker against Safecracker over every ordered pair of persona decks. At the start
 of every night after the first, from both seats, we record the nights left, both Heats and the
@@ -22,10 +22,10 @@ import numpy as np
 
 from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
 from game.rivals import policy
+from game.rivals.lab.tournament import RULESET, seat_personas
 from game.rivals.personas import get_difficulty, get_persona, list_personas
-from game.rivals.tournament import RULESET, seat_personas
 
-OUT = Path(__file__).with_name("value.json")
+OUT = Path(__file__).resolve().parent.parent / "value.json"
 
 
 def _selfplay(seed: int) -> list[tuple[int, int, int, int, int]]:
@@ -87,7 +87,7 @@ def fit(rows: list[tuple[int, int, int, int, int]], heat_levels: int) -> dict[st
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(prog="python -m game.rivals.fit_value")
+    ap = argparse.ArgumentParser(prog="python -m game.rivals.lab.fit_value")
     ap.add_argument("--games", type=int, default=800)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()

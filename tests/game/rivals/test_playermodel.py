@@ -1,0 +1,151 @@
+"""Kingpin's model of the player: it reads the observation only, learns habits, replays exactly."""
+
+import ast
+import dataclasses
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
+from game.rivals import playermodel, policy
+from game.rivals.lab import panel
+from game.rivals.personas import get_difficulty, get_persona, list_personas
+from game.rivals.solver import rm_plus
+
+from .helpers import random_position
+from .test_policy import resample_hidden
+
+
+def heist_against(style: str, seed: int, nights: int):
+    """A heist where the player seat plays ``style`` and the rival random legal plans, stopped
+    after ``nights`` nights."""
+    ps = list_personas()
+    state = new_heist(
+        ruleset="2026.11",
+        player_deck=ps[seed % 4].deck,
+        rival_deck=ps[(seed // 4) % 4].deck,
+        server_seed=f"model-{style}-{seed}",
+    )
+    rnd = random.Random(seed)
+    for _ in range(nights):
+        plans = {
+            PLAYER: panel.play(style, observe(state, PLAYER), Stream(bytes(32), str(state.night))),
+            RIVAL: rnd.choice(observe(state, RIVAL).legal_plans()),
+        }
+        state, _ = resolve(state, plans)
+    return state
+
+
+def test_the_model_reads_the_observation_only():
+    """States the rival cannot tell apart (the player's hand and draw order, the rival's draw
+    order, the heist key and so all future loot resampled) give the same model and plan."""
+    knobs = get_difficulty("kingpin").knobs
+    checked = 0
+    for i in range(150):
+        state = random_position(160_000 + i)
+        if not state.history or state.finished:
+            continue
+        other = resample_hidden(state, random.Random(i))
+        a, b = observe(state, RIVAL), observe(other, RIVAL)
+        assert a == b
+        ma, mb = playermodel.build(a), playermodel.build(b)
+        assert np.array_equal(ma.theta, mb.theta) and ma.trust == mb.trust
+        night = policy.read_night(a)
+        hands, _ = policy.hand_weights(a, knobs, Stream(bytes(32), "h"))
+        hps = policy.opponent_plans(night, hands)
+        starts = np.cumsum([0] + [len(h.cfg) for h in hps[:-1]])
+        ya, _ = policy.player_model(a, knobs, night, hps, starts)
+        yb, _ = policy.player_model(b, knobs, night, hps, starts)
+        assert np.array_equal(ya, yb)
+        checked += 1
+    assert checked > 50
+
+
+def test_the_model_learns_a_habit_and_trusts_a_consistent_player_more():
+    boost_p, prior_p, trust_style, trust_random = [], [], [], []
+    for seed in range(12):
+        state = heist_against("boost-happy", seed, 4)
+        obs = observe(state, RIVAL)
+        model = playermodel.build(obs)
+        night = policy.read_night(obs)
+        hps = policy.opponent_plans(night, [tuple(sorted(s for s in obs.decklists[PLAYER][:3]))])
+        f = playermodel.tonight_features(obs, hps, night.table_opp, night.loot)
+        starts = np.array([0])
+        boosts = np.array([b for _, b in hps[0].plans])
+        if boosts.any():
+            boost_p.append(playermodel.predict(model.theta, f, starts)[boosts].sum())
+            prior_p.append(playermodel.predict(playermodel.PRIOR_MEAN, f, starts)[boosts].sum())
+        trust_style.append(model.trust)
+        rnd_state = random_position(170_000 + seed)
+        if rnd_state.history:
+            trust_random.append(playermodel.build(observe(rnd_state, RIVAL)).trust)
+    assert np.mean(boost_p) > np.mean(prior_p) + 0.15
+    assert np.mean(trust_style) > np.mean(trust_random) + 0.1
+
+
+def test_no_history_is_the_prior_with_no_trust():
+    obs = observe(random_position(0), RIVAL)
+    obs = dataclasses.replace(obs, history=())
+    m = playermodel.build(obs)
+    assert m.nights == 0 and m.trust == 0 and np.array_equal(m.theta, playermodel.PRIOR_MEAN)
+
+
+def test_restricted_game_runs_from_equilibrium_to_best_response():
+    rng = np.random.default_rng(3)
+    n, sizes = 5, [4, 3]
+    u = rng.normal(size=(n, sum(sizes)))
+    starts = np.array([0, 4])
+    w = np.array([0.6, 0.4])
+    model = np.concatenate([[0.7, 0.1, 0.1, 0.1], [0.2, 0.2, 0.6]])
+    x0, _ = rm_plus(u, starts, w, 500)
+    xz, _ = rm_plus(u, starts, w, 500, model, 0.0)
+    assert np.array_equal(x0, xz)  # share 0 is exactly the equilibrium
+    x1, _ = rm_plus(u, starts, w, 500, model, 1.0)
+    ev = u @ (model * np.repeat(w, sizes))
+    assert x1[int(np.argmax(ev))] > 0.95  # share 1 is the best response to the model
+    vs_model = [x @ ev for x in (x0, x1)]
+    assert vs_model[1] > vs_model[0]
+
+
+def test_kingpin_reads_no_clock(monkeypatch):
+    def no_clock(*a, **k):
+        raise AssertionError("the rival read the clock")
+
+    for name in ("time", "perf_counter", "monotonic", "process_time", "time_ns"):
+        monkeypatch.setattr(time, name, no_clock)
+    for i in range(20):
+        state = random_position(180_000 + i)
+        if state.finished:
+            continue
+        policy.choose_plan(
+            observe(state, RIVAL),
+            persona="furnace",
+            difficulty="kingpin",
+            stream=Stream(bytes(32), "c"),
+        )
+
+
+def test_runtime_rival_imports_no_clock_or_global_random():
+    root = Path(policy.__file__).parent
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                assert n.split(".")[0] not in {"time", "datetime", "random"}, (path.name, n)
+
+
+def test_kingpin_before_is_the_plain_equilibrium():
+    """The lab's ``kingpin-before`` (the report's "before" column) is Kingpin with no model."""
+    from game.rivals.lab import tournament
+
+    before = tournament.EXTRA_BOTS["kingpin-before"]
+    assert before.model == "none" and before.model_weight == 0
+    now = get_difficulty("kingpin").knobs
+    assert dataclasses.replace(now, model="none", model_weight=0) == before
+    assert get_persona("furnace")  # personas load alongside
