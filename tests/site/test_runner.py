@@ -55,7 +55,8 @@ class TimedPlayer(Player):
 
 
 def test_worker_killed_outright_is_restarted_and_every_heist_finishes(stack, var):
-    s = stack()
+    # A short heartbeat, so that /healthz notices the worker's absence within the test.
+    s = stack(WORKER_HEARTBEAT_SECONDS="0.3", WORKER_SILENT_SECONDS="1.5")
     s.wait_healthy()
     stats = Stats()
     players = [TimedPlayer(s.base, i, stats, difficulty="mixed") for i in range(4)]
@@ -76,6 +77,13 @@ def test_worker_killed_outright_is_restarted_and_every_heist_finishes(stack, var
         old_worker = s.pid_of("worker")
         os.kill(old_worker, signal.SIGKILL)
         killed_at = time.monotonic()
+        degraded = None
+        while degraded is None and time.monotonic() < killed_at + 20:
+            body = s.health()
+            degraded = body if body["status"] == "degraded" else None
+            time.sleep(0.2)
+        assert degraded is not None, s.log()
+        assert degraded["checks"]["worker"] == "degraded" and degraded["silent_workers"]
         s.wait_log(r"worker\s*\| exited \(signal SIGKILL\); restarting in")
         s.wait_log(r"worker\s*\| restart #1")
         s.wait_log(r"celery@\S+ ready\.", count=2)
