@@ -167,6 +167,19 @@ def main() -> int:
         t0 = time.monotonic()
         hard_stop = t0 + args.max_minutes * 60
         until = t0 + args.minutes * 60 if args.minutes else hard_stop
+        interrupted = []
+
+        def finish_early(signum, frame) -> None:
+            # First SIGINT/SIGTERM: no new heists, finish the ones in play, report. Second: now.
+            nonlocal until
+            if interrupted:
+                raise KeyboardInterrupt
+            interrupted.append(signum)
+            until = time.monotonic()
+            print("  interrupted: finishing the heists in play", flush=True)
+
+        signal.signal(signal.SIGINT, finish_early)
+        signal.signal(signal.SIGTERM, finish_early)
         claimed = [0]
         claim_lock = threading.Lock()
 
@@ -201,7 +214,10 @@ def main() -> int:
                     flush=True,
                 )
         elapsed = time.monotonic() - t0
-        health = requests.get(base + "/healthz", timeout=5).json()
+        try:
+            health = requests.get(base + "/healthz", timeout=5).json()
+        except (requests.RequestException, ValueError) as exc:
+            health = {"error": str(exc)}
     finally:
         # Ctrl-C in the terminal: SIGINT to make's process group (make and the runner).
         t = time.monotonic()

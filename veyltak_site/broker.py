@@ -63,14 +63,13 @@ def _parse(raw: bytes) -> dict:
 class Channel(filesystem.Channel):
     """A file channel whose writes are atomic and whose reads survive broken files."""
 
-    @property
-    def broker_folder(self) -> str:
-        return os.path.dirname(self.data_folder_in)
-
     def _folder(self, name: str) -> str:
-        path = os.path.join(self.broker_folder, name)
-        os.makedirs(path, exist_ok=True)
-        return path
+        # Made once per channel: the consumer polls ten times a second.
+        made = self.__dict__.setdefault("_made_folders", {})
+        if name not in made:
+            made[name] = os.path.join(os.path.dirname(self.data_folder_in), name)
+            os.makedirs(made[name], exist_ok=True)
+        return made[name]
 
     def _put(self, queue, payload, **kwargs):
         # time_ns, zero-padded: names sort in the order messages were sent, across processes
