@@ -134,11 +134,14 @@ class Stack:
         """Clean-up after a failed test: nothing of this stack may outlive it."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        for pid in processes_of(self.var):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while (left := processes_of(self.var)) and time.monotonic() < deadline:
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
 
 
 def rival_plans_per_night(var: Path, heist_ids: list[str]) -> dict[str, list[int]]:

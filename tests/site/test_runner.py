@@ -72,7 +72,10 @@ def test_worker_killed_outright_is_restarted_and_every_heist_finishes(stack, var
     for t in threads:
         t.start()
     try:
-        time.sleep(3)
+        deadline = time.monotonic() + 120
+        while stats.heists < 2:  # some heists finished with the first worker
+            assert time.monotonic() < deadline and not stats.errors, (stats.errors, s.log())
+            time.sleep(0.2)
         before = stats.heists
         old_worker = s.pid_of("worker")
         os.kill(old_worker, signal.SIGKILL)
@@ -89,7 +92,9 @@ def test_worker_killed_outright_is_restarted_and_every_heist_finishes(stack, var
         s.wait_log(r"celery@\S+ ready\.", count=2)
         back_at = time.monotonic()
         assert s.pid_of("worker") != old_worker
-        time.sleep(3)  # and play on with the new worker
+        while stats.heists < before + 4:  # and play on with the new worker
+            assert time.monotonic() < deadline + 120, (stats.errors, s.log())
+            time.sleep(0.2)
     finally:
         stop.set()
         for t in threads:
