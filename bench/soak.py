@@ -14,6 +14,7 @@ sealed rival plan) and, with the embedded broker, the messages set aside; last l
 
     .venv/bin/python bench/soak.py                          # embedded: SQLite + on-disk broker
     .venv/bin/python bench/soak.py --minutes 60 --think 1   # an hour of steady play
+    .venv/bin/python bench/soak.py --kill-worker-every 45   # SIGKILL the worker now and then
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/veyltak_soak \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/2 REDIS_URL=redis://127.0.0.1:6379/3 \\
         .venv/bin/python bench/soak.py                      # PostgreSQL + Redis
@@ -115,6 +116,12 @@ def main() -> int:
     parser.add_argument("--difficulty", default="mixed")
     parser.add_argument("--port", type=int, default=0, help="default: free one in 8100-8199")
     parser.add_argument("--report-every", type=float, default=60.0, help="progress, seconds")
+    parser.add_argument(
+        "--kill-worker-every",
+        type=float,
+        default=0,
+        help="SIGKILL the Celery worker every this many seconds (0: never)",
+    )
     args = parser.parse_args()
     if not (1 <= args.players <= 64 and 1 <= args.heists <= 100_000):
         raise SystemExit("players 1..64 and heists 1..100000 keep the run bounded")
@@ -155,6 +162,7 @@ def main() -> int:
         )
     stats = Stats()
     stop_seconds = None
+    kills: list[float] = []
     try:
         health = wait_healthy(base, make, 300)
         print(f"healthy: {json.dumps(health)}", flush=True)
@@ -198,7 +206,19 @@ def main() -> int:
             while more():
                 player.play_heist(hard_stop)
 
+        def kill_worker() -> None:
+            # The worker's main process, as the runner last started it; the runner restarts it.
+            while time.monotonic() < min(until, hard_stop) and any(t.is_alive() for t in threads):
+                time.sleep(args.kill_worker_every)
+                started = re.findall(r"worker\s*\| started \(pid (\d+)\)", log_path.read_text())
+                if started and any(t.is_alive() for t in threads):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(int(started[-1]), signal.SIGKILL)
+                        kills.append(time.monotonic())
+
         threads = [threading.Thread(target=play, args=(p,), daemon=True) for p in players]
+        if args.kill_worker_every:
+            threading.Thread(target=kill_worker, daemon=True).start()
         for t in threads:
             t.start()
         next_report = time.monotonic() + args.report_every
@@ -271,6 +291,10 @@ def main() -> int:
     for error in stats.errors[:10]:
         print(f"  {error}")
     print(f"process restarts (runner): {restarts(log_path)}")
+    if args.kill_worker_every:
+        print(
+            f"worker killed with SIGKILL: {len(kills)} times (every {args.kill_worker_every:g} s)"
+        )
     s = stats.seal
     print(
         f"seal route: n={len(s)}  p50 {ms(percentile(s, 50))} ms  p95 {ms(percentile(s, 95))} ms"
