@@ -208,10 +208,12 @@ def main() -> int:
 
         def kill_worker() -> None:
             # The worker's main process, as the runner last started it; the runner restarts it.
-            while time.monotonic() < min(until, hard_stop) and any(t.is_alive() for t in threads):
+            while True:
                 time.sleep(args.kill_worker_every)
+                if time.monotonic() > until or not any(t.is_alive() for t in threads):
+                    return
                 started = re.findall(r"worker\s*\| started \(pid (\d+)\)", log_path.read_text())
-                if started and any(t.is_alive() for t in threads):
+                if started:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(int(started[-1]), signal.SIGKILL)
                         kills.append(time.monotonic())
