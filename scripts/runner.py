@@ -9,8 +9,8 @@ shutdown (issue 19). Here:
 
 - each process runs in a session of its own (a terminal's Ctrl-C reaches only this runner) and
   gets SIGTERM from the kernel if the runner dies, even by SIGKILL (Linux PR_SET_PDEATHSIG);
-- a process that dies is restarted after 1, 2, 4 ... 30 s (the count starts again once it has
-  run for a minute), logged; the others keep running;
+- a process that dies is restarted after 1, 2, 4 ... 30 s (back to 1 s once it has run for
+  10 s: the backoff is for one that cannot start), logged; the others keep running;
 - on SIGTERM, SIGINT or SIGHUP the runner sends SIGTERM to each process (not to its children:
   gunicorn and Celery stop their own), waits for them, and only after ``--grace`` seconds kills
   what is left, saying so. A second signal kills at once. The exit code is 0 when every process
@@ -31,7 +31,8 @@ import time
 
 PR_SET_PDEATHSIG = 1
 MAX_BACKOFF = 30.0
-STABLE_SECONDS = 60.0
+# A process that ran this long had started properly: its death starts the backoff again.
+STABLE_SECONDS = 10.0
 
 
 def log(name: str, text: str) -> None:
