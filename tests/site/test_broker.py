@@ -160,10 +160,22 @@ def test_size_and_purge_ignore_temporary_files(tmp_path, name):
 
 
 @pytest.fixture(scope="module")
-def var(tmp_path_factory):
+def var_prepared(tmp_path_factory):
     path = tmp_path_factory.mktemp("broker")
     prepare(path)
     return path
+
+
+@pytest.fixture
+def var(var_prepared):
+    yield var_prepared
+    # A failed test must not leave a worker behind: kill whatever of this folder still runs.
+    deadline = time.monotonic() + 15
+    while (left := processes_of(var_prepared)) and time.monotonic() < deadline:
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2)
 
 
 def _worker(var: Path, log: Path) -> subprocess.Popen:
