@@ -19,8 +19,9 @@ sealed rival plan) and, with the embedded broker, the messages set aside; last l
     CELERY_BROKER_URL=redis://127.0.0.1:6379/2 REDIS_URL=redis://127.0.0.1:6379/3 \\
         .venv/bin/python bench/soak.py                      # PostgreSQL + Redis
 
-A PostgreSQL database named in DATABASE_URL is dropped and created afresh. Loopback only;
-bounded by ``--heists`` and ``--max-minutes``; ends every process it started.
+The heist-start limits are lifted for the bots (one loopback address); the cap on heists in
+play is kept. A PostgreSQL database named in DATABASE_URL is dropped and created afresh.
+Loopback only; bounded by ``--heists`` and ``--max-minutes``; ends every process it started.
 """
 
 from __future__ import annotations
