@@ -175,7 +175,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# How long Celery's timer thread may sleep (default 1 s): it joins that thread when it stops.
+# The longest Celery's timer thread sleeps (default 1 s): a stopping worker waits out that sleep.
 CELERY_WORKER_TIMER_PRECISION = 0.2
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
