@@ -22,7 +22,7 @@ run: install
 	@echo
 	@echo "  VEYLTAK is served at http://127.0.0.1:$${VEYLTAK_PORT:-8000}  (web, worker and beat; Ctrl-C stops all three)"
 	@echo
-	$(VENV)/bin/honcho --procfile Procfile start
+	$(PY) scripts/runner.py --procfile Procfile
 
 test: install
 	$(PY) scripts/testenv.py $(PYTEST_ARGS)

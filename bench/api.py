@@ -33,17 +33,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
-
-import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -59,183 +55,9 @@ from harness import (  # bench/harness.py: the site, its processes and their CPU
     wait_port,
     wait_worker_idle,
 )
+from players import DIFFICULTIES, Player, Stats, ms, percentile  # bench/players.py
 
 VENV_BIN = Path(sys.executable).parent
-DIFFICULTIES = ["rookie", "hustler", "safecracker", "kingpin"]
-RIVALS = ["furnace", "quiet-hands", "the-reader", "split-circuit"]
-ADULT_BIRTH_DATE = "1990-04-02"
-REQUEST_TIMEOUT = 15
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
-
-
-@dataclass
-class Stats:
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    seal: list[float] = field(default_factory=list)
-    start: list[float] = field(default_factory=list)
-    view: list[float] = field(default_factory=list)
-    rival_wait: list[float] = field(default_factory=list)
-    trivial: list[float] = field(default_factory=list)
-    burst: list[float] = field(default_factory=list)
-    heists: int = 0
-    requests: int = 0
-    errors: list[str] = field(default_factory=list)
-
-    def add(self, name: str, value: float) -> None:
-        with self.lock:
-            getattr(self, name).append(value)
-            self.requests += 1
-
-    def error(self, text: str) -> None:
-        with self.lock:
-            self.errors.append(text)
-
-
-class Player:
-    def __init__(self, base: str, index: int, stats: Stats, args: argparse.Namespace) -> None:
-        self.base = base
-        self.stats = stats
-        self.args = args
-        self.rng = random.Random(index)
-        self.index = index
-        self.session = requests.Session()
-        self.costs: dict[str, int] = {}
-        self.ready: list[dict | None] = []
-
-    def _csrf(self) -> dict[str, str]:
-        return {"X-CSRFToken": self.session.cookies.get("csrftoken", "")}
-
-    def post(self, path: str, body: dict) -> requests.Response:
-        return self.session.post(
-            self.base + path, json=body, headers=self._csrf(), timeout=REQUEST_TIMEOUT
-        )
-
-    def get(self, path: str) -> requests.Response:
-        return self.session.get(self.base + path, timeout=REQUEST_TIMEOUT)
-
-    def join(self) -> None:
-        """A new guest: the CSRF cookie (GET /me/), the age check, the catalogue."""
-        self.get("/api/v1/me/").raise_for_status()
-        response = self.post("/api/v1/age-check/", {"birth_date": ADULT_BIRTH_DATE})
-        if response.status_code != 200:
-            raise RuntimeError(f"age check refused: {response.status_code} {response.text}")
-        self.costs = {c["slug"]: c["cost"] for c in self.get("/api/v1/crew/").json()}
-
-    def plan(self, view: dict) -> dict:
-        you = view["you"]
-        vaults = [v["slug"] for v in view["vaults"] if not v["closed"]]
-        hand = list(you["hand"])
-        self.rng.shuffle(hand)
-        crew, spent = [], 0
-        for card in hand[: self.rng.randint(1, 2)]:
-            cost = self.costs[card["crew"]]
-            if spent + cost <= you["energy"] and vaults:
-                crew.append({"card": card["card"], "vault": self.rng.choice(vaults)})
-                spent += cost
-        boost = bool(crew) and you["heat"] < 6 and self.rng.random() < 0.35
-        return {"night": view["night"], "crew": crew, "boost": boost}
-
-    def wait_planning(self, view: dict, deadline: float) -> dict | None:
-        t0 = time.perf_counter()
-        pause = 0.0  # look once right away (the view in hand may be from before thinking)
-        while view["phase"] == "rival_planning":
-            if time.monotonic() > deadline + 30:
-                return None
-            # Then back off like the browser board does (static/js/board.js: 800 ms x 1.5),
-            # from a shorter first wait.
-            time.sleep(pause)
-            pause = min(max(pause * 1.5, self.args.poll), 1.0)
-            t = time.perf_counter()
-            response = self.get(f"/api/v1/heists/{view['id']}/")
-            self.stats.add("view", time.perf_counter() - t)
-            if response.status_code != 200:
-                self.stats.error(f"GET heist {response.status_code}: {response.text[:200]}")
-                return None
-            view = response.json()
-        self.stats.add("rival_wait", time.perf_counter() - t0)
-        with self.stats.lock:
-            self.stats.requests -= 1  # rival_wait is a measure, not a request
-        return view
-
-    def play(self, deadline: float) -> None:
-        difficulty = self.args.difficulty
-        heists = 0
-        while time.monotonic() < deadline and heists < self.args.max_heists:
-            body = {
-                "rival": RIVALS[(self.index + heists) % len(RIVALS)],
-                "difficulty": (
-                    DIFFICULTIES[(self.index + heists) % 4] if difficulty == "mixed" else difficulty
-                ),
-            }
-            t = time.perf_counter()
-            response = self.post("/api/v1/heists/", body)
-            self.stats.add("start", time.perf_counter() - t)
-            if response.status_code != 201:
-                self.stats.error(f"start {response.status_code}: {response.text[:200]}")
-                return
-            view = response.json()
-            while view["status"] == "active":
-                if self.args.think:
-                    # The player studies the board while the rival plans.
-                    time.sleep(self.rng.uniform(0.5, 1.5) * self.args.think)
-                view = self.wait_planning(view, deadline)
-                if view is None:
-                    return
-                heist_id = view["id"]
-                t = time.perf_counter()
-                response = self.post(f"/api/v1/heists/{heist_id}/seal/", self.plan(view))
-                self.stats.add("seal", time.perf_counter() - t)
-                if response.status_code != 200:
-                    self.stats.error(f"seal {response.status_code}: {response.text[:200]}")
-                    return
-                view = response.json()["heist"]
-            heists += 1
-            with self.stats.lock:
-                self.stats.heists += 1
-
-    def prepare_burst(self, count: int) -> None:
-        """Start ``count`` heists and wait until the rival has sealed night 1 of each."""
-        self.ready = []
-        for i in range(count):
-            body = {"rival": RIVALS[(self.index + i) % len(RIVALS)], "difficulty": "rookie"}
-            response = self.post("/api/v1/heists/", body)
-            if response.status_code != 201:
-                self.stats.error(f"start {response.status_code}: {response.text[:200]}")
-                return
-            self.ready.append(response.json())
-        self.ready = [self.wait_planning(v, time.monotonic() + 30) for v in self.ready]
-
-    def seal_burst(self, deadline: float) -> None:
-        """Seal night 1 of every prepared heist, back to back: the seal route's throughput."""
-        for view in self.ready:
-            if view is None or time.monotonic() > deadline:
-                continue
-            t = time.perf_counter()
-            response = self.post(f"/api/v1/heists/{view['id']}/seal/", self.plan(view))
-            self.stats.add("burst", time.perf_counter() - t)
-            if response.status_code != 200:
-                self.stats.error(f"seal {response.status_code}: {response.text[:200]}")
-
-    def hammer_trivial(self, deadline: float) -> None:
-        while time.monotonic() < deadline:
-            t = time.perf_counter()
-            response = self.get("/api/v1/crew/")
-            self.stats.add("trivial", time.perf_counter() - t)
-            if response.status_code != 200:
-                self.stats.error(f"crew {response.status_code}")
-                return
 
 
 def cpu_per_request(
@@ -352,7 +174,7 @@ def main() -> int:
         worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
         wait_port(port, 60, web)
         stats = Stats()
-        players = [Player(base, i, stats, args) for i in range(args.players)]
+        players = [Player.from_args(base, i, stats, args) for i in range(args.players)]
         for p in players:
             p.join()
         # Warm up every web worker and the Celery worker (imports, connections, caches).

@@ -156,28 +156,37 @@ CELERY_BROKER_URL = env_url(
     schemes={"filesystem", "redis", "rediss", "amqp", "amqps", "pyamqp", "memory"},
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_dir = VAR_DIR / "broker"
-    (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)
-    (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
-    (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
+    # The embedded broker: kombu's file transport with atomic writes, broken messages set aside
+    # and one consumer per folder (veyltak_site/broker.py).
+    BROKER_DIR = VAR_DIR / "broker"
+    (BROKER_DIR / "queue").mkdir(parents=True, exist_ok=True)
+    (BROKER_DIR / "control").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT = "veyltak_site.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "queue"),
-        "data_folder_out": str(_broker_dir / "queue"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
         # The default 1 s poll would make the player wait about a second for every rival plan.
         "polling_interval": 0.1,
     }
+else:
+    BROKER_DIR = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The longest Celery's timer thread sleeps (default 1 s): a stopping worker waits out that sleep.
+CELERY_WORKER_TIMER_PRECISION = 0.2
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Tasks reuse the worker's database connection as requests do (CONN_MAX_AGE, health checks:
 # veyltak_site/celery.py), instead of Celery's default of a new connection for every task.
 CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 10_000, minimum=0)
+# Each worker records in the cache that it is alive every WORKER_HEARTBEAT_SECONDS; /healthz
+# calls a worker silent for WORKER_SILENT_SECONDS "degraded" (heists still finish through the
+# web fallback, only slower).
+WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
+WORKER_SILENT_SECONDS = env_float("WORKER_SILENT_SECONDS", 30.0, minimum=1.0)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     # Close heists nobody has sealed for HEIST_ABANDON_MINUTES (game.services).

@@ -1,17 +1,65 @@
-"""/healthz checks the real database and broker; a dead one is named in a 503."""
+"""/healthz checks the real database and broker; a dead one is named in a 503. A worker that
+has not answered recently makes it "degraded" (200), naming the worker."""
 
 import json
+import time
 
 import pytest
+from django.core.cache import cache
 
 from tests.site.fresh import run_django
+from veyltak_site.health import WORKER_KEY, WORKERS_KEY, worker_gone, worker_heard
+
+
+@pytest.fixture
+def no_workers():
+    names = cache.get(WORKERS_KEY) or []
+    cache.delete_many([WORKERS_KEY, *(WORKER_KEY.format(n) for n in names)])
+    yield
+    names = cache.get(WORKERS_KEY) or []
+    cache.delete_many([WORKERS_KEY, *(WORKER_KEY.format(n) for n in names)])
 
 
 @pytest.mark.django_db
-def test_healthz_ok_when_database_and_broker_answer(client):
+def test_healthz_ok_when_database_broker_and_worker_answer(client, no_workers):
+    worker_heard("celery@here")
     response = client.get("/healthz")
     assert response.status_code == 200, response.json()
-    assert response.json() == {"status": "ok", "checks": {"database": "ok", "broker": "ok"}}
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"] == {"database": "ok", "broker": "ok", "worker": "ok"}
+    assert list(body["workers"]) == ["celery@here"] and body["workers"]["celery@here"] < 5
+    assert "degraded" not in body and "down" not in body
+
+
+@pytest.mark.django_db
+def test_healthz_degraded_names_a_worker_that_has_not_answered(client, settings, no_workers):
+    settings.WORKER_SILENT_SECONDS = 30
+    worker_heard("celery@fresh")
+    worker_heard("celery@quiet")
+    cache.set(WORKER_KEY.format("celery@quiet"), time.time() - 45)
+    response = client.get("/healthz")
+    assert response.status_code == 200  # degraded, not down: heists still finish
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["checks"] == {"database": "ok", "broker": "ok", "worker": "degraded"}
+    assert body["degraded"] == ["worker"] and body["silent_workers"] == ["celery@quiet"]
+    assert "celery@quiet" in body["message"]
+    assert body["workers"]["celery@quiet"] >= 45 and body["workers"]["celery@fresh"] < 5
+    # It answers again: healthy again.
+    worker_heard("celery@quiet")
+    assert client.get("/healthz").json()["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_healthz_degraded_when_no_worker_has_answered(client, no_workers):
+    worker_heard("celery@gone")
+    worker_gone("celery@gone")  # a worker that stopped cleanly takes itself off
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded" and body["silent_workers"] == []
+    assert body["workers"] == {} and "no Celery worker" in body["message"]
 
 
 def _healthz_in_subprocess(tmp_path, **env) -> tuple[int, dict]:

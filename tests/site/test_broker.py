@@ -1,0 +1,289 @@
+"""The embedded broker (veyltak_site/broker.py): whole messages only, broken files set aside
+instead of stopping the consumer, one consumer per folder."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from kombu import Connection
+
+from tests.site.stack import ROOT, embedded_env, prepare, processes_of
+
+BROKEN = {
+    "empty": b"",
+    "half_written": b'{"body": "eyJ0YXNrIjog", "content-encoding": "utf-8", "prop',
+    "not_utf8": b"\xff\xfe\x00garbage",
+    "not_a_message": b'{"hello": "world"}',
+}
+
+
+def _connection(folder: Path) -> Connection:
+    for name in ("queue", "control"):
+        (folder / name).mkdir(parents=True, exist_ok=True)
+    return Connection(
+        "filesystem://",
+        transport="veyltak_site.broker:Transport",
+        transport_options={
+            "data_folder_in": str(folder / "queue"),
+            "data_folder_out": str(folder / "queue"),
+            "control_folder": str(folder / "control"),
+            "polling_interval": 0.01,
+        },
+    )
+
+
+@pytest.fixture
+def name() -> str:
+    # kombu remembers declared queues per process, not per folder: a new name for each test.
+    return f"q{uuid.uuid4().hex[:12]}"
+
+
+def _plant_broken(queue: Path, name: str) -> list[str]:
+    planted = []
+    for i, (kind, raw) in enumerate(BROKEN.items()):
+        # Named like real messages and sorted before them, so the consumer meets them first.
+        file = f"{i:020d}_{kind}.{name}.msg"
+        (queue / file).write_bytes(raw)
+        planted.append(file)
+    return planted
+
+
+def test_broken_messages_are_set_aside_and_the_next_one_is_delivered(tmp_path, name):
+    with _connection(tmp_path) as conn:
+        queue = conn.SimpleQueue(name)
+        planted = _plant_broken(tmp_path / "queue", name)
+        queue.put({"n": 1})
+        message = queue.get(timeout=5)
+        assert message.payload == {"n": 1}
+        message.ack()
+        queue.close()
+    assert sorted(p.name for p in (tmp_path / "broken").iterdir()) == sorted(planted)
+    assert list((tmp_path / "queue").glob("*.msg")) == []
+    assert list((tmp_path / "claimed").iterdir()) == []
+
+
+def test_a_message_is_never_visible_half_written(tmp_path, monkeypatch, name):
+    # The writer is stopped between its write and its rename: the queue folder shows nothing.
+    with _connection(tmp_path) as conn:
+        seen = []
+
+        def rename(src, dst):
+            seen.append(sorted(os.listdir(tmp_path / "queue")))
+            os.replace(src, dst)
+
+        monkeypatch.setattr("veyltak_site.broker.os.rename", rename)
+        conn.SimpleQueue(name).put({"n": 1})
+    assert seen and all(not name.endswith(".msg") for name in seen[0])
+    assert len(list((tmp_path / "queue").glob("*.msg"))) == 1
+
+
+def _produce(folder: str, name: str, count: int, index: int) -> None:
+    with _connection(Path(folder)) as conn:
+        queue = conn.SimpleQueue(name)
+        for n in range(count):
+            queue.put({"producer": index, "n": n, "pad": "x" * 200_000})
+
+
+def _consume(folder: str, name: str, out: multiprocessing.Queue, total, expected: int) -> None:
+    got = []
+    deadline = time.monotonic() + 120
+    with _connection(Path(folder)) as conn:
+        queue = conn.SimpleQueue(name)
+        while total.value < expected and time.monotonic() < deadline:
+            try:
+                message = queue.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            message.ack()
+            got.append((message.payload["producer"], message.payload["n"]))
+            with total.get_lock():
+                total.value += 1
+        time.sleep(0.5)  # a duplicate would show up now
+        with contextlib.suppress(queue.Empty):
+            while True:
+                message = queue.get(timeout=0.2)
+                got.append((message.payload["producer"], message.payload["n"]))
+    out.put(got)
+
+
+def test_concurrent_producers_and_consumers_lose_and_duplicate_nothing(tmp_path, name):
+    # kombu's own file transport fails this: a consumer reads files before their writer has
+    # written them (JSONDecodeError) and two consumers can read the same file.
+    producers, per_producer = 4, 150
+    ctx = multiprocessing.get_context("spawn")
+    out, total = ctx.Queue(), ctx.Value("i", 0)
+    expected = producers * per_producer
+    _connection(tmp_path).release()
+    consumers = [
+        ctx.Process(target=_consume, args=(str(tmp_path), name, out, total, expected))
+        for _ in range(2)
+    ]
+    makers = [
+        ctx.Process(target=_produce, args=(str(tmp_path), name, per_producer, i))
+        for i in range(producers)
+    ]
+    for p in consumers + makers:
+        p.start()
+    for p in makers:
+        p.join(timeout=120)
+        assert p.exitcode == 0
+    got = out.get(timeout=120) + out.get(timeout=120)
+    for p in consumers:
+        p.join(timeout=30)
+        assert p.exitcode == 0
+    assert len(got) == expected
+    assert set(got) == {(i, n) for i in range(producers) for n in range(per_producer)}
+    assert not (tmp_path / "broken").exists() or list((tmp_path / "broken").iterdir()) == []
+
+
+def test_size_and_purge_ignore_temporary_files(tmp_path, name):
+    with _connection(tmp_path) as conn:
+        queue = conn.SimpleQueue(name)
+        queue.put({"n": 1})
+        (tmp_path / "queue" / f".0_x.{name}.msg.123.tmp").write_bytes(b"")
+        assert queue.qsize() == 1
+        assert queue.clear() == 1
+        assert queue.qsize() == 0
+
+
+# --- A real worker -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def var_prepared(tmp_path_factory):
+    path = tmp_path_factory.mktemp("broker")
+    prepare(path)
+    return path
+
+
+@pytest.fixture
+def var(var_prepared):
+    yield var_prepared
+    # A failed test must not leave a worker behind: kill whatever of this folder still runs.
+    deadline = time.monotonic() + 15
+    while (left := processes_of(var_prepared)) and time.monotonic() < deadline:
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2)
+
+
+def _worker(var: Path, log: Path) -> subprocess.Popen:
+    with open(log, "wb") as fh:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "veyltak_site",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=embedded_env(var),
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def _wait_for(log: Path, pattern: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not re.search(pattern, log.read_text(errors="replace")):
+        assert proc.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+def _send_task(var: Path, heist_id: str) -> None:
+    code = (
+        "import django; django.setup()\n"
+        "from game.tasks import plan_rival_night\n"
+        f"plan_rival_night.delay({heist_id!r}, 1)\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=embedded_env(var), check=True, timeout=60
+    )
+
+
+@pytest.mark.slow
+def test_worker_sets_broken_messages_aside_and_keeps_consuming(var, tmp_path):
+    log = tmp_path / "worker.log"
+    worker = _worker(var, log)
+    try:
+        _wait_for(log, r"ready\.", worker)
+        planted = _plant_broken(var / "broker" / "queue", "celery")
+        first, second = str(uuid.uuid4()), str(uuid.uuid4())
+        _send_task(var, first)
+        _wait_for(log, r"plan_rival_night\[[^\]]+\] succeeded", worker)
+        # A broken file arriving while the worker runs, then another real task.
+        (var / "broker" / "queue" / f"{time.time_ns():020d}_late.celery.msg").write_bytes(b"{")
+        _send_task(var, second)
+        deadline = time.monotonic() + 30
+        while len(re.findall(r"plan_rival_night\[[^\]]+\] succeeded", log.read_text())) < 2:
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        assert worker.poll() is None
+        broken = sorted(p.name for p in (var / "broker" / "broken").iterdir())
+        assert set(planted) < set(broken) and any("late" in name for name in broken)
+        assert log.read_text().count("set aside a broken message") == len(planted) + 1
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0, log.read_text()
+
+
+@pytest.mark.slow
+def test_second_worker_on_the_same_broker_folder_refuses_to_start(var, tmp_path):
+    first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+    first = _worker(var, first_log)
+    try:
+        _wait_for(first_log, r"ready\.", first)
+        second = _worker(var, second_log)
+        assert second.wait(timeout=60) == 3, second_log.read_text()
+        text = second_log.read_text()
+        assert "REFUSING TO START" in text and f"pid {first.pid}" in text, text
+        assert first.poll() is None  # the first one runs on
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=30) == 0, first_log.read_text()
+    # The lock goes with its worker: a new one starts once the first has stopped.
+    third_log = tmp_path / "third.log"
+    third = _worker(var, third_log)
+    try:
+        _wait_for(third_log, r"ready\.", third)
+    finally:
+        third.send_signal(signal.SIGTERM)
+        assert third.wait(timeout=30) == 0
+    assert processes_of(var) == []
+
+
+@pytest.mark.slow
+def test_worker_killed_outright_releases_the_folder(var, tmp_path):
+    log = tmp_path / "worker.log"
+    worker = _worker(var, log)
+    _wait_for(log, r"ready\.", worker)
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.wait(timeout=10)
+    again_log = tmp_path / "again.log"
+    again = _worker(var, again_log)
+    try:
+        _wait_for(again_log, r"ready\.", again)
+    finally:
+        again.send_signal(signal.SIGTERM)
+        assert again.wait(timeout=30) == 0

@@ -1,0 +1,94 @@
+"""The benchmarks' load client (bench/players.py) against a scripted server: a seal answered
+409 rival_not_sealed polls the view and seals again, a 429 waits Retry-After, anything else is
+a failed heist."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from bench.players import Player, Stats
+
+VIEW = {
+    "id": "h1",
+    "status": "active",
+    "night": 1,
+    "phase": "planning",
+    "vaults": [{"slug": "a", "closed": False}],
+    "you": {"heat": 0, "energy": 3, "hand": [{"card": "c1", "crew": "lookout"}]},
+}
+
+
+class Scripted(BaseHTTPRequestHandler):
+    seal_answers: list[tuple[int, dict, dict]] = []
+    views_served = 0
+
+    def _answer(self, status: int, body: dict, headers: dict | None = None) -> None:
+        raw = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def do_GET(self):
+        type(self).views_served += 1
+        self._answer(200, VIEW)
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        status, body, headers = type(self).seal_answers.pop(0)
+        self._answer(status, body, headers)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def _player(base: str) -> Player:
+    player = Player(base, 0, Stats(), poll=0.01)
+    player.costs = {"lookout": 1}
+    return player
+
+
+def _error(code: str) -> dict:
+    return {"error": {"code": code, "message": code}}
+
+
+def test_seal_retries_after_rival_not_sealed_and_after_429(server):
+    finished = {**VIEW, "status": "finished", "phase": "finished"}
+    Scripted.views_served = 0
+    Scripted.seal_answers = [
+        (409, _error("rival_not_sealed"), {}),
+        (429, _error("rate_limited"), {"Retry-After": "0.2"}),
+        (200, {"result": {}, "heist": finished}, {}),
+    ]
+    player = _player(server)
+    after = player.seal(dict(VIEW))
+    assert after == finished
+    assert player.stats.not_sealed == 1 and player.stats.throttled == 1
+    assert Scripted.views_served >= 1  # it looked at the board again before sealing again
+    assert player.stats.errors == [] and len(player.stats.seal) == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "code"), [(409, "wrong_night"), (400, "over_energy"), (500, "server_error")]
+)
+def test_any_other_answer_fails_the_heist(server, status, code):
+    Scripted.seal_answers = [(status, _error(code), {})]
+    player = _player(server)
+    assert player.seal(dict(VIEW)) is None
+    assert len(player.stats.errors) == 1 and str(status) in player.stats.errors[0]
