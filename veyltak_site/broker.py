@@ -110,6 +110,33 @@ class Channel(filesystem.Channel):
             return payload
         raise Empty()
 
+    # kombu keeps each exchange's bindings in one JSON file in ``control/`` and creates it
+    # before taking its lock, so a process declaring the same queue at that moment reads an
+    # empty table (JSONDecodeError at start-up, seen with several producers). Here the read-
+    # modify-write runs under a lock file of its own and the table is replaced atomically, so
+    # readers need no lock and always see a whole table.
+    def get_table(self, exchange):
+        try:
+            raw = self._exchange_file(exchange).read_bytes()
+        except FileNotFoundError:
+            return []
+        return [filesystem.exchange_queue_t(*q) for q in loads(raw.decode("utf-8"))]
+
+    def _queue_bind(self, exchange, routing_key, pattern, queue):
+        self.control_folder.mkdir(exist_ok=True)
+        table = self._exchange_file(exchange)
+        binding = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        with open(f"{table}.lock", "a") as guard:
+            fcntl.flock(guard, fcntl.LOCK_EX)
+            queues = self.get_table(exchange)
+            if binding in queues:
+                return
+            queues.insert(0, binding)
+            temp = f"{table}.{os.getpid()}.tmp"
+            with open(temp, "w", encoding="utf-8") as fh:
+                fh.write(dumps(queues))
+            os.replace(temp, table)
+
     def _set_aside(self, path: str, name: str, reason: Exception) -> None:
         target = os.path.join(self._folder("broken"), name)
         try:

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from kombu import Connection
+from kombu import Connection, Exchange, Queue
 
 from tests.site.stack import ROOT, embedded_env, prepare, processes_of
 
@@ -287,3 +287,31 @@ def test_worker_killed_outright_releases_the_folder(var, tmp_path):
     finally:
         again.send_signal(signal.SIGTERM)
         assert again.wait(timeout=30) == 0
+
+
+def _declare(folder: str, name: str, start, index: int) -> None:
+    start.wait(timeout=60)
+    with _connection(Path(folder)) as conn:
+        # Every process binds its own queue to the one exchange: each read-modify-writes the
+        # exchange's table in control/ at the same moment.
+        queue = Queue(f"{name}-{index}", Exchange(name), routing_key=f"{name}-{index}")
+        conn.SimpleQueue(queue).close()
+
+
+def test_processes_declaring_queues_at_once_all_start_and_every_binding_is_kept(tmp_path, name):
+    # kombu's own transport creates the exchange table before locking it: a process declaring
+    # at that moment read an empty table and died (JSONDecodeError), and bindings got lost.
+    ctx = multiprocessing.get_context("spawn")
+    for attempt in range(5):
+        folder = tmp_path / str(attempt)
+        _connection(folder).release()
+        start = ctx.Barrier(8)
+        procs = [ctx.Process(target=_declare, args=(str(folder), name, start, i)) for i in range(8)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=120)
+        assert [p.exitcode for p in procs] == [0] * 8
+        with _connection(folder) as conn:
+            table = conn.default_channel.get_table(name)
+        assert sorted(q.queue for q in table) == sorted(f"{name}-{i}" for i in range(8))
