@@ -1,10 +1,11 @@
-"""What the site offers to play, as one loaded object: the ruleset, the encounters and the
-ready-made decks (game/data/*.json), validated together when loaded.
+"""What the site offers to play, as one loaded object: the ruleset, the encounters, the
+ready-made decks and the featured-heist rotation with its prizes (game/data/*.json), validated
+together when loaded.
 
-Selectors, services, pages and (later) the featured-heist rotation read encounters and decks from
-a :class:`Catalogue` instead of each keeping its own module-level cache: :func:`active` is the
-catalogue of the ruleset new heists are played under, loaded once per process; :func:`build`
-makes one from any data (a test, a rotation that checks a slot against the catalogue).
+Selectors, services and pages read encounters, decks and the rotation from a :class:`Catalogue`
+instead of each keeping its own module-level cache: :func:`active` is the catalogue of the
+ruleset new heists are played under, loaded once per process; :func:`build` makes one from any
+data (a test, a rotation that checks a slot against the catalogue).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from game.engine import Encounter, Ruleset, get_ruleset, validate_deck
 from game.engine.rules import DEFAULT_VERSION
+from game.rivals.personas import UnknownRival, get_difficulty, get_persona
 
 STARTER = "starter"
 
@@ -33,10 +35,32 @@ class ReadyDeck:
 
 
 @dataclass(frozen=True, slots=True)
+class Featured:
+    """One entry of the featured rotation: what a slot plays (RULES.md "Featured heists")."""
+
+    name: str
+    encounter: Encounter
+    rival: str  # persona slug
+    difficulty: str
+    deck: tuple[str, ...]  # the player's fixed 12 cards
+
+
+@dataclass(frozen=True, slots=True)
+class FeaturedPrizes:
+    """Signs for featured heists (DESIGN.md section 6): a ranked finish, and a closed slot's
+    top places in order."""
+
+    ranked_finish: int
+    top: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Catalogue:
     ruleset: Ruleset
     encounters: Mapping[str, Encounter]  # slug -> encounter, in file order
     decks: Mapping[str, ReadyDeck]  # slug -> deck, in file order; always holds STARTER
+    rotation: tuple[Featured, ...] = ()  # in order; no entry repeats the one before (cyclic)
+    prizes: FeaturedPrizes = FeaturedPrizes(0, ())
 
     def encounter(self, slug: str) -> Encounter | None:
         return self.encounters.get(slug)
@@ -45,13 +69,59 @@ class Catalogue:
         return self.decks.get(slug)
 
 
+def _featured(raw: Mapping[str, Any], ruleset: Ruleset, enc, ready) -> Featured:
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"featured rotation entry {raw!r}: a name is needed")
+    encounter = enc.get(raw.get("encounter"))
+    if encounter is None:
+        raise ValueError(f"featured {name!r}: unknown encounter {raw.get('encounter')!r}")
+    try:
+        rival = get_persona(raw.get("rival")).slug
+        difficulty = get_difficulty(raw.get("difficulty")).slug
+    except UnknownRival as exc:
+        raise ValueError(f"featured {name!r}: {exc.message}") from None
+    deck = raw.get("deck")
+    if isinstance(deck, str):
+        if deck not in ready:
+            raise ValueError(f"featured {name!r}: unknown ready-made deck {deck!r}")
+        cards = ready[deck].deck
+    else:
+        cards = validate_deck(ruleset, deck)
+    return Featured(name.strip(), encounter, rival, difficulty, tuple(cards))
+
+
+def _rotation(data: Mapping[str, Any], ruleset: Ruleset, enc, ready):
+    rotation = tuple(_featured(raw, ruleset, enc, ready) for raw in data.get("rotation", []))
+    # The rotation is a cycle: entry i is followed by i + 1, and the last by the first. No slot
+    # may repeat the one before it (DESIGN.md section 8), so neighbours differ in encounter and
+    # in rival.
+    if len(rotation) == 1:
+        raise ValueError("the featured rotation needs at least two entries (or none)")
+    for before, after in zip(rotation, rotation[1:] + rotation[:1], strict=True):
+        if before.encounter.slug == after.encounter.slug or before.rival == after.rival:
+            raise ValueError(
+                f"featured {after.name!r} repeats the encounter or rival of {before.name!r} "
+                "before it"
+            )
+    prizes = data.get("prizes", {"ranked_finish": 0, "top": []})
+    bonus, top = prizes.get("ranked_finish"), prizes.get("top")
+    if type(bonus) is not int or bonus < 0:
+        raise ValueError(f"featured prizes: ranked_finish must be a whole number, got {bonus!r}")
+    if not isinstance(top, list) or any(type(n) is not int or n <= 0 for n in top):
+        raise ValueError(f"featured prizes: top must be a list of positive numbers, got {top!r}")
+    return rotation, FeaturedPrizes(bonus, tuple(top))
+
+
 def build(
     ruleset: Ruleset,
     encounters: Iterable[Mapping[str, Any]],
     decks: Iterable[Mapping[str, Any]],
+    featured: Mapping[str, Any] | None = None,
 ) -> Catalogue:
-    """Validate the data against ``ruleset``: a bad modifier or an illegal deck fails loudly
-    here, at load, never in a player's heist."""
+    """Validate the data against ``ruleset``: a bad modifier, an illegal deck or a rotation
+    entry naming something that is not there fails loudly here, at load, never in a player's
+    heist."""
     enc: dict[str, Encounter] = {}
     for raw in encounters:
         encounter = Encounter.from_dict(raw).validate(ruleset)
@@ -68,7 +138,8 @@ def build(
         ready[deck.slug] = deck
     if STARTER not in ready:
         raise ValueError(f"the ready-made decks must include {STARTER!r}")
-    return Catalogue(ruleset, MappingProxyType(enc), MappingProxyType(ready))
+    rotation, prizes = _rotation(featured or {}, ruleset, enc, ready)
+    return Catalogue(ruleset, MappingProxyType(enc), MappingProxyType(ready), rotation, prizes)
 
 
 def _data(name: str) -> dict[str, Any]:
@@ -86,6 +157,7 @@ def active(version: str = DEFAULT_VERSION) -> Catalogue:
             get_ruleset(version),
             _data("encounters.json")["encounters"],
             _data("decks.json")["decks"],
+            _data("featured.json"),
         )
         _loaded[version] = catalogue
     return catalogue
