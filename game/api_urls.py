@@ -21,3 +21,18 @@ urlpatterns = [
     path("heists/<str:heist_id>/seal/", api.NotAHeistSealApi.as_view()),
     path("heists/<str:heist_id>/replay/", api.NotAHeistReplayApi.as_view()),
 ]
+
+urlpatterns += [
+    path("featured/", api.FeaturedApi.as_view(), name="api-featured"),
+    path("featured/<slug:slug>/heists/", api.FeaturedStartApi.as_view(), name="api-featured-start"),
+    path(
+        "featured/<slug:slug>/leaderboard/",
+        api.FeaturedLeaderboardApi.as_view(),
+        name="api-featured-leaderboard",
+    ),
+    path(
+        "featured/<slug:slug>/replays/<uuid:heist_id>/",
+        api.FeaturedReplayApi.as_view(),
+        name="api-featured-replay",
+    ),
+]

@@ -34,6 +34,68 @@ class CrewType(models.Model):
         return f"{self.name} ({self.ruleset})"
 
 
+class FeaturedSlot(models.Model):
+    """A featured heist: a stretch of UTC time in which everyone plays the same heist
+    (RULES.md "Featured heists", DESIGN.md section 8).
+
+    Made ahead by the rotation (game.services.featured.featured_reconcile) from the catalogue's
+    rotation data: each slot starts where the one before it ends, and a unique start makes a
+    second run, a retry or a late beat harmless. The server seed is every heist's of the slot
+    and stays secret (never in an answer, a page or an error) until ``closed_at`` is set, after
+    the end; its SHA-256 is public from the start. Closing also freezes the top places in
+    ``winners`` and pays them through the ledger, once.
+
+    The primary key is the slug, so a heist's ``featured_slot_id`` is the slug the heist view
+    shows, without a join.
+    """
+
+    slug = models.SlugField(max_length=32, primary_key=True)
+    name = models.CharField(max_length=100)
+    starts_at = models.DateTimeField(unique=True)
+    ends_at = models.DateTimeField()
+    position = models.PositiveIntegerField(help_text="The rotation entry this slot plays.")
+
+    ruleset = models.CharField(max_length=32)
+    encounter_slug = models.SlugField(max_length=64)
+    encounter = models.JSONField(help_text="The encounter exactly as disclosed (to_dict).")
+    rival = models.SlugField(max_length=64)
+    difficulty = models.SlugField(max_length=32)
+    deck = models.JSONField(help_text="The player's fixed decklist, 12 crew slugs.")
+
+    server_seed = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)
+
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Frozen at close: [{rank, user_id, player, score, rival_score, finished_at, signs}].
+    winners = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        indexes = [models.Index(fields=["ends_at"], name="featuredslot_ends")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="featuredslot_has_length"
+            ),
+            # Closed only once its time is over.
+            models.CheckConstraint(
+                condition=Q(closed_at__isnull=True) | Q(closed_at__gte=models.F("ends_at")),
+                name="featuredslot_closed_after_end",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"featured {self.slug} ({self.name})"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+    def is_open(self, now) -> bool:
+        """Whether heists may start (and ranked heists count) at ``now``."""
+        return self.closed_at is None and self.starts_at <= now < self.ends_at
+
+
 class Heist(models.Model):
     """One heist: everything needed to rebuild its engine state, and nothing derived by hand.
 
@@ -75,6 +137,14 @@ class Heist(models.Model):
     encounter = models.JSONField(
         null=True, blank=True, help_text="The encounter exactly as disclosed (Encounter.to_dict)."
     )
+    # A featured heist plays its slot's seed, deck, encounter, rival and difficulty. A signed-in
+    # player's first one in a slot is ranked (one per player and slot: a constraint); ranked
+    # stays set when it is abandoned, so the attempt stays used. PROTECT: a slot with heists is
+    # history, never deleted.
+    featured_slot = models.ForeignKey(
+        FeaturedSlot, null=True, blank=True, on_delete=models.PROTECT, related_name="heists"
+    )
+    ranked = models.BooleanField(default=False)
 
     # Provably fair (RULES.md): the server seed stays secret until the heist is closed; its
     # SHA-256 is shown from the start.
@@ -91,6 +161,8 @@ class Heist(models.Model):
     # the Signs earned (0 past the daily limit; None when nothing was earned at all) and why.
     signs_awarded = models.PositiveIntegerField(null=True, blank=True)
     signs_reason = models.CharField(max_length=16, choices=SignsReason.choices, blank=True)
+    # The Signs a ranked featured finish earned on top (None: no bonus).
+    featured_bonus = models.PositiveIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)
@@ -115,6 +187,20 @@ class Heist(models.Model):
             models.CheckConstraint(
                 condition=Q(signs_awarded__isnull=True) | Q(status="finished"),
                 name="heist_signs_only_when_finished",
+            ),
+            # One ranked attempt per player and slot, whatever races (RULES.md).
+            models.UniqueConstraint(
+                fields=["featured_slot", "user"],
+                condition=Q(ranked=True),
+                name="heist_one_ranked_per_slot",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranked=False) | Q(featured_slot__isnull=False),
+                name="heist_ranked_is_featured",
+            ),
+            models.CheckConstraint(
+                condition=Q(featured_bonus__isnull=True) | Q(ranked=True, status="finished"),
+                name="heist_bonus_only_ranked_finished",
             ),
         ]
 
@@ -222,3 +308,46 @@ class SavedDeck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user_id})"
+
+
+class FeaturedEntry(models.Model):
+    """A ranked featured heist that finished inside its slot: one row of the leaderboard.
+
+    Written in the transaction that finishes the heist, under the slot's share lock, so a slot
+    being closed (which holds its row lock) either counts the entry or never sees it: the
+    leaderboard the close pays is the one that stays. Ranked by more loot, then the larger
+    margin, then the earlier finish (RULES.md); the heist id settles the rest, so the order is
+    total. The index serves both the top of the board and one player's rank
+    (game.selectors.featured, bench/leaderboard.py).
+    """
+
+    heist = models.OneToOneField(
+        Heist, primary_key=True, on_delete=models.CASCADE, related_name="featured_entry"
+    )
+    slot = models.ForeignKey(FeaturedSlot, on_delete=models.CASCADE, related_name="entries")
+    # SET_NULL: a deleted account's entry stays (the board keeps its shape), shown nameless.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    score = models.PositiveSmallIntegerField()
+    rival_score = models.PositiveSmallIntegerField()
+    margin = models.SmallIntegerField(help_text="score - rival_score")
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["slot", "-score", "-margin", "finished_at", "heist"],
+                name="featuredentry_rank",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["slot", "user"], name="featuredentry_one_per_player"),
+            models.CheckConstraint(
+                condition=Q(margin=models.F("score") - models.F("rival_score")),
+                name="featuredentry_margin",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slot_id}: {self.score}-{self.rival_score} ({self.heist_id})"

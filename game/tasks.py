@@ -8,6 +8,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
+from game.services.featured import featured_reconcile as featured_reconcile_service
 from game.services.heists import heists_abandon_stale
 from game.services.rivals import rival_plan_seal
 
@@ -36,3 +37,19 @@ def plan_rival_night(heist_id: str, night: int) -> bool:
 def abandon_stale_heists() -> int:
     """Periodic (CELERY_BEAT_SCHEDULE): close heists with no seal for HEIST_ABANDON_MINUTES."""
     return heists_abandon_stale(older_than=timedelta(minutes=settings.HEIST_ABANDON_MINUTES))
+
+
+@shared_task(
+    name="game.featured_reconcile",
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def featured_reconcile() -> dict[str, list[str]]:
+    """Periodic (CELERY_BEAT_SCHEDULE): close the featured slots that have ended, make sure the
+    slot in play and the next two exist. Idempotent (game.services.featured), so a second beat,
+    a redelivery or a late run changes nothing."""
+    done = featured_reconcile_service()
+    return {"created": done.created, "closed": done.closed}

@@ -40,16 +40,23 @@ def env_bool(name: str, default: bool) -> bool:
     )
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     value = _raw(name)
     if value is None:
         return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    # Digits only: int() would also take "1_440" or "١٤٤٠".
+    if not _INT.fullmatch(value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.")
+    number = int(value)
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number} must be at least {minimum}.")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} must be at most {maximum}.")
     return number
 
 

@@ -206,6 +206,15 @@ HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)
 # Heists one player (or guest browser) may have in play at once: starting another closes the
 # oldest as abandoned (no Signs), as the Play page says.
 HEIST_ACTIVE_MAX = env_int("HEIST_ACTIVE_MAX", 3, minimum=1)
+# Length of a featured slot in minutes (DESIGN.md section 8): a day by default; tests and demos
+# use short slots. At most a year (a typo with extra digits fails at start).
+FEATURED_SLOT_MINUTES = env_int("FEATURED_SLOT_MINUTES", 60 * 24, minimum=1, maximum=525_600)
+# The rotation's beat: every two minutes, or five times a slot when slots are shorter than ten
+# minutes, so a short slot still closes (seed published, top places paid) soon after its end.
+CELERY_BEAT_SCHEDULE["featured-reconcile"] = {
+    "task": "game.featured_reconcile",
+    "schedule": float(min(120, max(5, FEATURED_SLOT_MINUTES * 60 // 5))),
+}
 
 # --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
 # Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
@@ -215,6 +224,11 @@ RATE_LIMITS = {
     "heist_start": {
         "session": env_rate("RATE_HEIST_START_SESSION", "30/10m"),
         "address": env_rate("RATE_HEIST_START_ADDRESS", "200/10m"),
+    },
+    # Featured starts queue rival turns like any start: their own door, the same size.
+    "featured_start": {
+        "session": env_rate("RATE_FEATURED_START_SESSION", "30/10m"),
+        "address": env_rate("RATE_FEATURED_START_ADDRESS", "200/10m"),
     },
 }
 # Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).

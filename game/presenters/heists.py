@@ -148,6 +148,9 @@ class HeistResultSerializer(serializers.Serializer):
     you = serializers.IntegerField()
     rival = serializers.IntegerField()
     signs_awarded = serializers.IntegerField(allow_null=True)
+    featured_bonus = serializers.IntegerField(
+        allow_null=True, help_text="Signs a ranked featured finish earned on top; else null."
+    )
 
 
 class HeistViewSerializer(serializers.Serializer):
@@ -162,6 +165,10 @@ class HeistViewSerializer(serializers.Serializer):
     rival = RivalViewSerializer()
     encounter = EncounterSerializer(allow_null=True)
     seed_commitment = serializers.CharField()
+    featured = serializers.CharField(
+        allow_null=True, help_text="The featured slot's slug, for a featured heist; else null."
+    )
+    ranked = serializers.BooleanField(help_text="A featured heist that counts on the board.")
     history = NightResultSerializer(many=True)
     result = HeistResultSerializer(allow_null=True)
 
@@ -315,6 +322,7 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
             "you": obs.score[PLAYER],
             "rival": obs.score[RIVAL],
             "signs_awarded": heist.signs_awarded,
+            "featured_bonus": heist.featured_bonus,
         }
     return {
         "id": heist.pk,
@@ -357,6 +365,8 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
         },
         "encounter": encounter_data(heist.encounter) if heist.encounter else None,
         "seed_commitment": heist.seed_commitment,
+        "featured": heist.featured_slot_id,
+        "ranked": heist.ranked,
         "history": [_night_data(n) for n in nights if n.result is not None],
         "result": result,
     }
@@ -396,12 +406,20 @@ def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
     ``status``, ``rival``, ``started_at``, ``finished_at``, ``verify``).
 
     Only after the end: before it the server seed and the nonce of a sealed, unplayed night are
-    secret, so an active heist gets 409 ``heist_not_finished``.
+    secret, so an active heist gets 409 ``heist_not_finished``. A featured heist's server seed
+    is its slot's, shared by every heist of the slot: its replay waits for the slot to close
+    (409 ``slot_not_closed``).
     """
     if not heist.is_closed:
         raise ApplicationError(
             "heist_not_finished",
             "The replay is published when the heist is over.",
+            status_code=409,
+        )
+    if heist.featured_slot_id is not None and heist.featured_slot.closed_at is None:
+        raise ApplicationError(
+            "slot_not_closed",
+            "A featured heist's seed is its slot's: the replay is published when the slot closes.",
             status_code=409,
         )
     record = record_header(

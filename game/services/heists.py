@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import Case, When
 from django.utils import timezone
 
 from game.domain import HeistSnapshot
@@ -32,6 +33,7 @@ from game.engine import (
     PLAYER,
     RIVAL,
     DeckError,
+    Encounter,
     EngineError,
     HeistState,
     Plan,
@@ -44,11 +46,12 @@ from game.engine import (
     validate_plan,
 )
 from game.engine.rules import DEFAULT_VERSION
-from game.models import Heist, HeistNight
+from game.models import FeaturedSlot, Heist, HeistNight
 from game.owners import Owner
 from game.rivals.personas import UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
+from game.services.featured import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
 from shop import services as shop_services
 from shop.models import SignsReason
@@ -91,21 +94,27 @@ def _make_room(owner: Owner) -> int:
     """Before a start: close the owner's oldest heists in play beyond HEIST_ACTIVE_MAX - 1 as
     abandoned (no award), so the new one makes at most HEIST_ACTIVE_MAX. Returns how many.
 
+    A ranked featured heist whose slot is still open is closed last: its attempt would stay
+    used (RULES.md), so a practice start must not throw it away while an older practice heist
+    can go instead.
+
     One owner's starts queue on ``_owner_lock``, so two at once cannot both keep the oldest.
     The UPDATE waits for a seal in flight (its row lock) and re-checks the status, so a heist
     is never closed half-way through a night (as in ``heists_abandon_stale``).
     """
     _owner_lock(owner)
     keep = settings.HEIST_ACTIVE_MAX - 1
+    now = timezone.now()
+    counts = Case(When(ranked=True, featured_slot__ends_at__gt=now, then=0), default=1)
     surplus = list(
         Heist.objects.filter(owner.heist_filter(), status=Heist.Status.ACTIVE)
-        .order_by("-created_at", "-pk")
+        .order_by(counts, "-created_at", "-pk")
         .values_list("pk", flat=True)[keep:]
     )
     if not surplus:
         return 0
     return Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
-        status=Heist.Status.ABANDONED, finished_at=timezone.now()
+        status=Heist.Status.ABANDONED, finished_at=now
     )
 
 
@@ -126,6 +135,35 @@ def heist_start(
     The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
     as abandoned in the same transaction (``_make_room``).
     """
+    enc = encounter_get(encounter) if encounter else None
+    player_deck = list(deck) if deck is not None else list(ready_deck_get("starter").deck)
+    return heist_create(
+        owner=owner,
+        rival=rival,
+        difficulty=difficulty,
+        deck=player_deck,
+        encounter=enc,
+        server_seed=secrets.token_hex(32),
+        client_seed=client_seed,
+        ruleset=ruleset,
+    )
+
+
+def heist_create(
+    *,
+    owner: Owner,
+    rival: str,
+    difficulty: str,
+    deck: Sequence[str],
+    encounter: Encounter | Mapping[str, Any] | None,
+    server_seed: str,
+    client_seed: str,
+    ruleset: str,
+    featured_slot: FeaturedSlot | None = None,
+) -> HeistSnapshot:
+    """Deal a heist and store it with its first night (``heist_start``, and
+    game.services.featured for a slot's heist, which passes the slot's seed and, through
+    ``featured_slot``, asks for the ranked attempt)."""
     if owner.user_id is None and not owner.guest_id:
         raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
     try:
@@ -133,17 +171,16 @@ def heist_start(
         get_difficulty(difficulty)
     except UnknownRival as exc:
         raise _engine_error(exc) from None
-    enc = encounter_get(encounter) if encounter else None
-    player_deck = list(deck) if deck is not None else list(ready_deck_get("starter").deck)
-    server_seed = secrets.token_hex(32)
+    if encounter is not None and not isinstance(encounter, Encounter):
+        encounter = Encounter.from_dict(encounter)
     try:
         state = new_heist(
             ruleset=ruleset,
-            player_deck=player_deck,
+            player_deck=list(deck),
             rival_deck=persona.deck,
             server_seed=server_seed,
             client_seed=client_seed,
-            encounter=enc,
+            encounter=encounter,
         )
     except DeckError as exc:
         raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
@@ -151,7 +188,7 @@ def heist_start(
         raise _engine_error(exc) from None
     with transaction.atomic():
         _make_room(owner)
-        heist = Heist.objects.create(
+        heist = Heist(
             user_id=owner.user_id,
             # A signed-in player's heist belongs to the account only.
             guest_id="" if owner.user_id is not None else owner.guest_id,
@@ -160,12 +197,17 @@ def heist_start(
             difficulty=difficulty,
             player_deck=list(state.player.decklist),
             rival_deck=list(state.rival.decklist),
-            encounter_slug=enc.slug if enc else "",
-            encounter=enc.to_dict() if enc else None,
+            encounter_slug=encounter.slug if encounter else "",
+            encounter=encounter.to_dict() if encounter else None,
+            featured_slot=featured_slot,
             server_seed=server_seed,
             client_seed=client_seed,
             seed_commitment=seed_commitment(server_seed),
         )
+        if featured_slot is not None:
+            featured_rank_claim(heist=heist, owner=owner, slot=featured_slot)
+        else:
+            heist.save(force_insert=True)
         night = _night_start(heist, state)
     return HeistSnapshot(heist, [night], state)
 
@@ -291,6 +333,8 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.night = state.night
     signs = heist_signs_award(heist=heist)
     heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
+    # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
+    heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
     heist.save(
         update_fields=[
             "status",
@@ -300,6 +344,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "last_activity_at",
             "signs_awarded",
             "signs_reason",
+            "featured_bonus",
         ]
     )
     return heist

@@ -18,5 +18,6 @@ class Command(BaseCommand):
         # ruleset when read: a bad file fails here, at start-up, not in a player's heist.
         loaded = catalogue.active()
         self.stdout.write(
-            f"Data: {len(loaded.encounters)} encounters, {len(loaded.decks)} ready-made decks."
+            f"Data: {len(loaded.encounters)} encounters, {len(loaded.decks)} ready-made decks, "
+            f"{len(loaded.rotation)} featured heists in the rotation."
         )
