@@ -385,3 +385,39 @@ def either(names: Iterable[str]) -> str:
     """ "A, B, C or D"."""
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def duration(minutes: int) -> str:
+    """ "24 hours", "90 minutes", "2 days": a slot's length as a person says it."""
+    if minutes % (60 * 24) == 0:
+        days = minutes // (60 * 24)
+        return f"{days} day{'s' if days != 1 else ''}" if days != 1 else "24 hours"
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def featured_rules(*, slot_minutes: int, ranked_finish: int, top: Sequence[int]) -> list[str]:
+    """The featured heists' rules (RULES.md "Featured heists"), with the site's numbers."""
+    places = ", ".join(str(n) for n in top[:-1]) + f" and {top[-1]}" if len(top) > 1 else ""
+    lines = [
+        f"A featured heist runs for {duration(slot_minutes)} (UTC) with one encounter, one rival "
+        "and difficulty, and one fixed deck for you. Everyone in it plays from the same seed: "
+        "the same shuffles, draws and Loot for as long as you play the same plans.",
+        "The seed's SHA-256 is shown while the heist runs; the seed itself is published when it "
+        "ends, and from then every one of its heists can be replayed and checked offline. No "
+        "seed of yours is mixed in.",
+        "Your first featured heist in a slot is ranked, signed in; later ones are practice. "
+        "Guests play for practice. A ranked heist you leave unfinished still counts as your "
+        "attempt.",
+        "The board ranks more Loot first, then the larger margin over the rival, then the "
+        "earlier finish. A heist counts only if it finished before the slot ended.",
+    ]
+    if ranked_finish:
+        lines.append(
+            f"A ranked heist finished in time earns {ranked_finish} Signs on top of the usual "
+            "award"
+            + (f"; when the slot ends its top places earn {places} Signs." if places else ".")
+        )
+    return lines

@@ -13,9 +13,12 @@ from typing import Any
 
 from rest_framework import serializers
 
+from game.engine import Ruleset, text
 from game.models import FeaturedSlot, Heist
 from game.presenters.catalogue import EncounterSerializer, encounter_data
+from game.presenters.pages import deck_summary
 from game.presenters.render import present
+from game.rivals.personas import get_difficulty, get_persona
 from game.selectors.featured import Standing
 
 
@@ -181,3 +184,30 @@ def leaderboard(
 def entry_rows(entries: Iterable[Standing]) -> list[dict[str, Any]]:
     """Leaderboard rows for a page (the API's entries, with the heist id for the verify link)."""
     return [{**_entry(e), "heist": e.heist_id} for e in entries]
+
+
+# --- Pages ----------------------------------------------------------------------------------
+
+
+def slot_card(slot: FeaturedSlot, ruleset: Ruleset, now) -> dict[str, Any]:
+    """What the home page and the featured page say of a slot: names rather than slugs, the
+    encounter's story and every modifier as a sentence, the deck as counts, the time left. No
+    seed: the pages add it for a closed slot themselves (``slot.server_seed``)."""
+    persona = get_persona(slot.rival)
+    encounter = encounter_data(slot.encounter)
+    return {
+        "slug": slot.slug,
+        "name": slot.name,
+        "starts_at": slot.starts_at,
+        "ends_at": slot.ends_at,
+        "open": slot.is_open(now),
+        "closed": slot.closed_at is not None,
+        "seconds_left": max(0, int((slot.ends_at - now).total_seconds())),
+        "encounter": encounter,
+        "encounter_lines": text.encounter_lines(encounter["modifiers"], ruleset),
+        "rival": {"slug": persona.slug, "name": persona.name, "tagline": persona.tagline},
+        "difficulty": get_difficulty(slot.difficulty),
+        "deck": deck_summary(ruleset, slot.deck),
+        "seed_commitment": slot.seed_commitment,
+        "winners": slot.winners if slot.closed_at is not None else [],
+    }

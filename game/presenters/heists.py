@@ -400,7 +400,9 @@ class _Stored:
         return self._data
 
 
-def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
+def replay_record(
+    heist: Heist, nights: Iterable[HeistNight], *, seed_pending: bool = False
+) -> dict[str, Any]:
     """The replay record of a closed heist: exactly the format ``game.engine.replay`` verifies
     (``python -m game.engine.replay FILE.json``), plus view fields it ignores (``id``,
     ``status``, ``rival``, ``started_at``, ``finished_at``, ``verify``).
@@ -408,7 +410,8 @@ def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
     Only after the end: before it the server seed and the nonce of a sealed, unplayed night are
     secret, so an active heist gets 409 ``heist_not_finished``. A featured heist's server seed
     is its slot's, shared by every heist of the slot: its replay waits for the slot to close
-    (409 ``slot_not_closed``).
+    (409 ``slot_not_closed``), or with ``seed_pending`` (the replay page) comes without it:
+    ``server_seed`` None.
     """
     if not heist.is_closed:
         raise ApplicationError(
@@ -416,7 +419,8 @@ def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
             "The replay is published when the heist is over.",
             status_code=409,
         )
-    if heist.featured_slot_id is not None and heist.featured_slot.closed_at is None:
+    withheld = heist.featured_slot_id is not None and heist.featured_slot.closed_at is None
+    if withheld and not seed_pending:
         raise ApplicationError(
             "slot_not_closed",
             "A featured heist's seed is its slot's: the replay is published when the slot closes.",
@@ -424,7 +428,7 @@ def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
         )
     record = record_header(
         ruleset=heist.ruleset,
-        server_seed=heist.server_seed,
+        server_seed="" if withheld else heist.server_seed,
         client_seed=heist.client_seed,
         decks={PLAYER: heist.player_deck, RIVAL: heist.rival_deck},
         encounter=Encounter.from_dict(heist.encounter) if heist.encounter else None,
@@ -456,6 +460,9 @@ def replay_record(heist: Heist, nights: Iterable[HeistNight]) -> dict[str, Any]:
             "verify": "python -m game.engine.replay FILE.json",
         }
     )
+    if withheld:
+        record["server_seed"] = None
+        record["seed_commitment"] = heist.seed_commitment
     return record
 
 
