@@ -82,8 +82,17 @@ def home(request):
 
 def rules(request):
     """How to play, generated from the active ruleset (its numbers, its crew, the rulings)."""
-    ruleset = catalogue.active_ruleset()
-    return render(request, "game/rules.html", pages.rules_context(ruleset))
+    active = catalogue.active()
+    ruleset = active.ruleset
+    context = pages.rules_context(ruleset)
+    # Every encounter of the catalogue, as the picker shows them, and the featured rules.
+    context["encounters"] = present_catalogue.encounter_choices(active.encounters.values(), ruleset)
+    context["featured_rules"] = text.featured_rules(
+        slot_minutes=settings.FEATURED_SLOT_MINUTES,
+        ranked_finish=active.prizes.ranked_finish,
+        top=active.prizes.top,
+    )
+    return render(request, "game/rules.html", context)
 
 
 @adult_required
