@@ -371,6 +371,7 @@ class LeaderboardInputSerializer(serializers.Serializer):
         required=False,
         default=str(featured_selectors.BOARD_MAX),
         max_length=3,
+        trim_whitespace=False,
         error_messages={"invalid": f"A whole number from 1 to {featured_selectors.BOARD_MAX}."},
         help_text=f"How many places, 1 to {featured_selectors.BOARD_MAX} (the default).",
     )
@@ -463,7 +464,9 @@ class FeaturedLeaderboardApi(APIView):
         },
     )
     def get(self, request, slug):
-        data = LeaderboardInputSerializer(data=request.query_params)
+        # A plain dict: DRF reads an empty value in a QueryDict as absent, and "?limit=" is
+        # refused here like any other value that is not a number from 1 to 100.
+        data = LeaderboardInputSerializer(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
         slot = _slot_or_404(slug)
         owner = owner_from_request(request)
