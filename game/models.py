@@ -317,8 +317,9 @@ class FeaturedEntry(models.Model):
     being closed (which holds its row lock) either counts the entry or never sees it: the
     leaderboard the close pays is the one that stays. Ranked by more loot, then the larger
     margin, then the earlier finish (RULES.md); the heist id settles the rest, so the order is
-    total. The index serves both the top of the board and one player's rank
-    (game.selectors.featured, bench/leaderboard.py).
+    total. The index serves the top of the board and the ties of one player's rank; the
+    entries before those are counted from :class:`FeaturedTally` (game.selectors.featured,
+    bench/leaderboard.py). Entries are never deleted (their heists never are).
     """
 
     heist = models.OneToOneField(
@@ -351,3 +352,25 @@ class FeaturedEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slot_id}: {self.score}-{self.rival_score} ({self.heist_id})"
+
+
+class FeaturedTally(models.Model):
+    """How many entries of a slot have each (loot, margin): written with each entry, in its
+    transaction (one upsert adding 1), so a player's rank is a sum over at most a few thousand
+    tallies plus the few entries tied with theirs, instead of a count of every entry ahead
+    (100,000 on a busy slot)."""
+
+    slot = models.ForeignKey(FeaturedSlot, on_delete=models.CASCADE, related_name="+")
+    score = models.PositiveSmallIntegerField()
+    margin = models.SmallIntegerField()
+    entries = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["slot", "score", "margin"], name="featuredtally_one_per_cell"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slot_id}: {self.entries} at {self.score} ({self.margin:+d})"

@@ -3,9 +3,10 @@ place on it, and the heists an owner played in a slot.
 
 The leaderboard is the slot's :class:`FeaturedEntry` rows (ranked heists finished inside the
 slot), in one total order: more loot, then the larger margin, then the earlier finish, then the
-heist id. Both reads below walk the ``featuredentry_rank`` index in that order: the top is its
-first rows, a player's rank is one plus the rows before theirs, counted as three range scans of
-the index (bench/leaderboard.py measures both on 100,000 entries).
+heist id. The top is the first rows of the ``featuredentry_rank`` index, joined to the handles
+in the same query; a player's rank is one plus the entries ahead, summed from the slot's
+:class:`FeaturedTally` rows and the few ties counted on the index (bench/leaderboard.py
+measures both on 100,000 entries).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import JSONField, OuterRef, Subquery
+from django.db.models import JSONField, OuterRef, Q, Subquery, Sum
 
 from accounts.selectors import public_handles
-from game.models import FeaturedEntry, FeaturedSlot, Heist, HeistNight
+from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist, HeistNight
 from game.owners import Owner
 
 BOARD_MAX = 100  # the most entries one answer lists (DESIGN.md section 5)
@@ -44,65 +45,69 @@ def player_titles(*, user_ids: list[int]) -> dict[int, str | None]:
     return {}
 
 
-def _standings(rows: list[FeaturedEntry], first_rank: int) -> list[Standing]:
-    user_ids = [r.user_id for r in rows if r.user_id is not None]
-    handles = public_handles(user_ids=user_ids) if user_ids else {}
+_COLUMNS = ("heist_id", "user_id", "score", "rival_score", "finished_at", "user__profile__handle")
+
+
+def _standings(rows: list[tuple], first_rank: int) -> list[Standing]:
+    """Rows of ``_COLUMNS`` (the handle joined in the same query: the public name accounts
+    keeps, never anything from the email) as standings from ``first_rank`` on."""
+    user_ids = [r[1] for r in rows if r[1] is not None]
     titles = player_titles(user_ids=user_ids) if user_ids else {}
     return [
         Standing(
             rank=first_rank + i,
-            heist_id=r.heist_id,
-            user_id=r.user_id,
-            handle=handles.get(r.user_id) if r.user_id is not None else None,
-            title=titles.get(r.user_id) if r.user_id is not None else None,
-            score=r.score,
-            rival_score=r.rival_score,
-            finished_at=r.finished_at,
+            heist_id=heist_id,
+            user_id=user_id,
+            handle=handle,
+            title=titles.get(user_id) if user_id is not None else None,
+            score=score,
+            rival_score=rival_score,
+            finished_at=finished_at,
         )
-        for i, r in enumerate(rows)
+        for i, (heist_id, user_id, score, rival_score, finished_at, handle) in enumerate(rows)
     ]
 
 
-_COLUMNS = ("heist_id", "user_id", "score", "rival_score", "margin", "finished_at")
-
-
 def leaderboard_top(*, slot: FeaturedSlot, limit: int = BOARD_MAX) -> list[Standing]:
-    """The first ``limit`` places of the slot's leaderboard."""
+    """The first ``limit`` places of the slot's leaderboard: one query on the rank index."""
     rows = list(
         FeaturedEntry.objects.filter(slot=slot)
         .order_by("-score", "-margin", "finished_at", "heist_id")
-        .only(*_COLUMNS)[:limit]
+        .values_list(*_COLUMNS)[:limit]
     )
     return _standings(rows, 1)
 
 
 def leaderboard_rank(*, entry: FeaturedEntry) -> int:
-    """One plus the number of entries ahead of ``entry`` on its slot's board."""
-    same = FeaturedEntry.objects.filter(slot_id=entry.slot_id)
-    ahead = (
-        same.filter(score__gt=entry.score).count()
-        + same.filter(score=entry.score, margin__gt=entry.margin).count()
-        + same.filter(
-            score=entry.score, margin=entry.margin, finished_at__lt=entry.finished_at
-        ).count()
-        + same.filter(
-            score=entry.score,
-            margin=entry.margin,
-            finished_at=entry.finished_at,
-            heist_id__lt=entry.heist_id,
-        ).count()
+    """One plus the number of entries ahead of ``entry`` on its slot's board: those with more
+    loot, or the same loot and a larger margin, summed from the slot's tallies (a few thousand
+    rows at most, whatever the number of entries), plus those with the same loot and margin
+    that finished earlier (or at the same instant with a smaller heist id), counted on the
+    rank index."""
+    tallies = FeaturedTally.objects.filter(slot_id=entry.slot_id)
+    better = tallies.filter(
+        Q(score__gt=entry.score) | Q(score=entry.score, margin__gt=entry.margin)
+    ).aggregate(n=Sum("entries"))["n"]
+    tied = FeaturedEntry.objects.filter(
+        slot_id=entry.slot_id, score=entry.score, margin=entry.margin
+    ).filter(
+        Q(finished_at__lt=entry.finished_at)
+        | Q(finished_at=entry.finished_at, heist_id__lt=entry.heist_id)
     )
-    return ahead + 1
+    return (better or 0) + tied.count() + 1
 
 
 def player_standing(*, slot: FeaturedSlot, user_id: int | None) -> Standing | None:
     """The player's own place on the slot's board, or None (a guest, or no ranked finish)."""
     if user_id is None:
         return None
-    entry = FeaturedEntry.objects.filter(slot=slot, user_id=user_id).only(*_COLUMNS).first()
+    # Unordered, one row at most (a unique constraint): no sort for .first() to add.
+    entry = next(iter(FeaturedEntry.objects.filter(slot=slot, user_id=user_id)[:1]), None)
     if entry is None:
         return None
-    return _standings([entry], leaderboard_rank(entry=entry))[0]
+    handle = public_handles(user_ids=[user_id]).get(user_id)
+    row = (entry.heist_id, user_id, entry.score, entry.rival_score, entry.finished_at, handle)
+    return _standings([row], leaderboard_rank(entry=entry))[0]
 
 
 # --- Slots ----------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from game import catalogue
 from game.catalogue import Featured
 from game.domain import HeistSnapshot
 from game.engine import PLAYER, RIVAL, HeistState, seed_commitment
-from game.models import FeaturedEntry, FeaturedSlot, Heist
+from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist
 from game.owners import Owner
 from game.selectors.featured import leaderboard_top
 from shop import services as shop_services
@@ -290,6 +290,18 @@ def _slot_share_lock(slug: str) -> tuple[dt.datetime, dt.datetime | None]:
     return ends_at, closed_at
 
 
+def _tally_add(slug: str, score: int, margin: int) -> None:
+    """One more entry at (score, margin): a single upsert, so two finishes at once add 2."""
+    table = connection.ops.quote_name(FeaturedTally._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (slot_id, score, margin, entries) VALUES (%s, %s, %s, 1) "  # noqa: S608
+            "ON CONFLICT (slot_id, score, margin) DO UPDATE SET entries = "
+            f"{table}.entries + 1",
+            [slug, score, margin],
+        )
+
+
 def featured_heist_finished(*, heist: Heist, state: HeistState) -> int | None:
     """A ranked heist just finished (``heist_finish``, same transaction, heist row locked): if
     it finished inside its slot, put it on the leaderboard and pay the ranked bonus. Returns
@@ -301,17 +313,20 @@ def featured_heist_finished(*, heist: Heist, state: HeistState) -> int | None:
     if closed_at is not None or heist.finished_at >= ends_at:
         return None  # finished after its slot: practice from here on (RULES.md)
     score = state.score
-    FeaturedEntry.objects.get_or_create(
+    margin = score[PLAYER] - score[RIVAL]
+    _, created = FeaturedEntry.objects.get_or_create(
         heist_id=heist.pk,
         defaults={
             "slot_id": heist.featured_slot_id,
             "user_id": heist.user_id,
             "score": score[PLAYER],
             "rival_score": score[RIVAL],
-            "margin": score[PLAYER] - score[RIVAL],
+            "margin": margin,
             "finished_at": heist.finished_at,
         },
     )
+    if created:
+        _tally_add(heist.featured_slot_id, score[PLAYER], margin)
     bonus = catalogue.active().prizes.ranked_finish
     if bonus <= 0:
         return None

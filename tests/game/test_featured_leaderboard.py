@@ -126,3 +126,25 @@ def test_deleted_account_stays_on_the_board_nameless(slot, client):
     user.delete()
     entry = client.get(f"/api/v1/featured/{slot.slug}/leaderboard/").json()["entries"][0]
     assert entry["player"] is None and entry["score"] == 3
+
+
+def test_tallies_follow_the_entries_of_real_finishes(slot):
+    from django.db.models import Count
+
+    from game.models import FeaturedTally
+    from tests.game.conftest import play_out, post
+
+    with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=True):
+        for i in range(4):
+            _, client = make_player(f"real{i}@example.com")
+            view = post(client, f"/api/v1/featured/{slot.slug}/heists/").json()
+            play_out(client, view, seed=i % 2)  # two pairs with the same plans: shared cells
+    counted = {
+        (r["score"], r["margin"]): r["n"]
+        for r in FeaturedEntry.objects.filter(slot=slot)
+        .values("score", "margin")
+        .annotate(n=Count("pk"))
+    }
+    tallied = {(t.score, t.margin): t.entries for t in FeaturedTally.objects.filter(slot=slot)}
+    assert tallied == counted and sum(counted.values()) == 4
+    assert max(counted.values()) >= 2
