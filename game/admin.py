@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 
-from game.models import CrewType, Heist, HeistNight
+from game.models import CrewType, FeaturedSlot, Heist, HeistNight
 from game.services import heists as services
 
 
@@ -41,7 +41,8 @@ class HeistAdmin(admin.ModelAdmin):
     fields = [
         "id", "user", "guest_id", "ruleset", "rival", "difficulty", "encounter_slug",
         "player_deck", "rival_deck", "client_seed", "seed_commitment", "status", "night",
-        "outcome", "signs_awarded", "signs_reason", "created_at", "last_activity_at", "finished_at",
+        "outcome", "signs_awarded", "signs_reason", "featured_slot", "ranked", "featured_bonus",
+        "created_at", "last_activity_at", "finished_at",
     ]  # fmt: skip
     readonly_fields = fields
 
@@ -57,3 +58,26 @@ class HeistAdmin(admin.ModelAdmin):
         for heist in queryset.filter(status=Heist.Status.ACTIVE):
             count += services.heist_abandon(heist_id=heist.pk)
         self.message_user(request, f"{count} heist(s) closed as abandoned.", messages.SUCCESS)
+
+
+@admin.register(FeaturedSlot)
+class FeaturedSlotAdmin(admin.ModelAdmin):
+    """Slots are made and closed by the rotation (game.services.featured) only: read-only here,
+    and without the server seed, which no page shows before the close."""
+
+    list_display = ["slug", "name", "starts_at", "ends_at", "encounter_slug", "rival", "closed_at"]
+    list_filter = ["rival", "difficulty"]
+    fields = [
+        "slug", "name", "starts_at", "ends_at", "position", "ruleset", "encounter_slug", "rival",
+        "difficulty", "deck", "seed_commitment", "closed_at", "winners",
+    ]  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
