@@ -82,8 +82,8 @@ def home(request):
 
 def rules(request):
     """How to play, generated from the active ruleset (its numbers, its crew, the rulings)."""
+    ruleset = catalogue.active_ruleset()
     active = catalogue.active()
-    ruleset = active.ruleset
     context = pages.rules_context(ruleset)
     # Every encounter of the catalogue, as the picker shows them, and the featured rules.
     context["encounters"] = present_catalogue.encounter_choices(active.encounters.values(), ruleset)

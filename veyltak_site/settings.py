@@ -316,6 +316,8 @@ SPECTACULAR_SETTINGS = {
         "NightWinnerEnum": ["you", "rival"],
         "EngineSideEnum": ["player", "rival"],
         "HeistOutcomeEnum": ["win", "loss", "draw"],
+        # A heist's status, in the heist view and a featured slot's `you`.
+        "HeistStatusEnum": ["active", "finished", "abandoned"],
     },
 }
 

@@ -48,7 +48,7 @@ from game.engine import (
 from game.engine.rules import DEFAULT_VERSION
 from game.models import FeaturedSlot, Heist, HeistNight
 from game.owners import Owner
-from game.rivals.personas import UnknownRival, get_difficulty, get_persona
+from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
 from game.services.featured import featured_heist_finished, featured_rank_claim
@@ -118,6 +118,20 @@ def _make_room(owner: Owner) -> int:
     )
 
 
+def _check_owner(owner: Owner) -> None:
+    if owner.user_id is None and not owner.guest_id:
+        raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
+
+
+def _check_rival(rival: str, difficulty: str) -> Persona:
+    try:
+        persona = get_persona(rival)
+        get_difficulty(difficulty)
+    except UnknownRival as exc:
+        raise _engine_error(exc) from None
+    return persona
+
+
 def heist_start(
     *,
     owner: Owner,
@@ -135,6 +149,8 @@ def heist_start(
     The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
     as abandoned in the same transaction (``_make_room``).
     """
+    _check_owner(owner)
+    _check_rival(rival, difficulty)
     enc = encounter_get(encounter) if encounter else None
     player_deck = list(deck) if deck is not None else list(ready_deck_get("starter").deck)
     return heist_create(
@@ -164,13 +180,8 @@ def heist_create(
     """Deal a heist and store it with its first night (``heist_start``, and
     game.services.featured for a slot's heist, which passes the slot's seed and, through
     ``featured_slot``, asks for the ranked attempt)."""
-    if owner.user_id is None and not owner.guest_id:
-        raise ApplicationError("no_owner", "A heist needs a player or a guest session.")
-    try:
-        persona = get_persona(rival)
-        get_difficulty(difficulty)
-    except UnknownRival as exc:
-        raise _engine_error(exc) from None
+    _check_owner(owner)
+    persona = _check_rival(rival, difficulty)
     if encounter is not None and not isinstance(encounter, Encounter):
         encounter = Encounter.from_dict(encounter)
     try:

@@ -63,8 +63,10 @@ VIEW_PATHS = {
     "rival.score", "rival.hand_count", "rival.deck_count", "rival.discard", "rival.discard[]",
     "rival.deck", "rival.deck[]", "rival.commitment",
     "encounter", *(f"encounter.{p}" for p in _ENCOUNTER),
-    "seed_commitment", "history", "history[]", *(f"history[].{p}" for p in _RESULT),
+    "seed_commitment", "featured", "ranked",
+    "history", "history[]", *(f"history[].{p}" for p in _RESULT),
     "result", "result.outcome", "result.you", "result.rival", "result.signs_awarded",
+    "result.featured_bonus",
 }  # fmt: skip
 SEAL_PATHS = {"result", *(f"result.{p}" for p in _RESULT), "heist"} | {
     f"heist.{p}" for p in VIEW_PATHS
