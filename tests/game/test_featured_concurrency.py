@@ -88,3 +88,26 @@ def test_two_starts_at_once_make_one_ranked_heist(clock, monkeypatch, owner_lock
         assert [r.status_code for r in responses] == [201, 201, 201]
         assert sorted(r.json()["ranked"] for r in responses) == [False, False, True]
         assert Heist.objects.filter(user=user, featured_slot=slot, ranked=True).count() == 1
+
+
+@pytest.mark.celery_worker
+def test_beat_task_run_by_a_worker_three_times_at_once_makes_the_slots_once(live_worker):
+    """The beat's task through a real broker and worker (four threads): three deliveries at
+    once make the slot in play and the next two, once."""
+    import time
+
+    from game.tasks import featured_reconcile
+
+    for _ in range(3):
+        featured_reconcile.apply_async()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if len(live_worker.task_returns("game.featured_reconcile")) == 3:
+            break
+        time.sleep(0.2)
+    assert len(live_worker.task_returns("game.featured_reconcile")) == 3, live_worker.log()
+    slots = _one_slot_per_start()
+    assert len(slots) == 3
+    from django.utils import timezone
+
+    assert slots[0].starts_at <= timezone.now() < slots[0].ends_at
