@@ -15,9 +15,9 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import JSONField, OuterRef, Q, Subquery, Sum
+from django.db import connection
+from django.db.models import JSONField, OuterRef, Subquery
 
-from accounts.selectors import public_handles
 from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist, HeistNight
 from game.owners import Owner
 
@@ -78,36 +78,51 @@ def leaderboard_top(*, slot: FeaturedSlot, limit: int = BOARD_MAX) -> list[Stand
     return _standings(rows, 1)
 
 
-def leaderboard_rank(*, entry: FeaturedEntry) -> int:
-    """One plus the number of entries ahead of ``entry`` on its slot's board: those with more
-    loot, or the same loot and a larger margin, summed from the slot's tallies (a few thousand
-    rows at most, whatever the number of entries), plus those with the same loot and margin
-    that finished earlier (or at the same instant with a smaller heist id), counted on the
-    rank index."""
-    tallies = FeaturedTally.objects.filter(slot_id=entry.slot_id)
-    better = tallies.filter(
-        Q(score__gt=entry.score) | Q(score=entry.score, margin__gt=entry.margin)
-    ).aggregate(n=Sum("entries"))["n"]
-    tied = FeaturedEntry.objects.filter(
-        slot_id=entry.slot_id, score=entry.score, margin=entry.margin
-    ).filter(
-        Q(finished_at__lt=entry.finished_at)
-        | Q(finished_at=entry.finished_at, heist_id__lt=entry.heist_id)
+def leaderboard_rank(
+    *, slot_id: str, score: int, margin: int, finished_at: dt.datetime, heist_id: uuid.UUID
+) -> int:
+    """One plus the number of entries ahead of the entry (score, margin, finished_at, heist_id)
+    on the slot's board: those with more loot, or the same loot and a larger margin, summed
+    from the slot's tallies (a few thousand rows at most, whatever the number of entries), and
+    those with the same loot and margin that finished earlier (or at the same instant with a
+    smaller heist id), counted on the rank index. One statement, one round trip."""
+    tally = connection.ops.quote_name(FeaturedTally._meta.db_table)
+    entry = connection.ops.quote_name(FeaturedEntry._meta.db_table)
+    sql = (
+        f"SELECT COALESCE((SELECT SUM(entries) FROM {tally} WHERE slot_id = %s AND "  # noqa: S608
+        "(score > %s OR (score = %s AND margin > %s))), 0) + "
+        f"(SELECT COUNT(*) FROM {entry} WHERE slot_id = %s AND score = %s AND margin = %s "
+        "AND (finished_at < %s OR (finished_at = %s AND heist_id < %s)))"
     )
-    return (better or 0) + tied.count() + 1
+    # As the database stores them (a UUID is hex text on SQLite).
+    at = FeaturedEntry._meta.get_field("finished_at").get_db_prep_value(finished_at, connection)
+    heist = FeaturedEntry._meta.pk.get_db_prep_value(heist_id, connection)
+    params = [slot_id, score, score, margin, slot_id, score, margin, at, at, heist]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (ahead,) = cursor.fetchone()
+    return int(ahead) + 1
 
 
 def player_standing(*, slot: FeaturedSlot, user_id: int | None) -> Standing | None:
-    """The player's own place on the slot's board, or None (a guest, or no ranked finish)."""
+    """The player's own place on the slot's board, or None (a guest, or no ranked finish):
+    their entry with its handle in one query, their rank in another."""
     if user_id is None:
         return None
     # Unordered, one row at most (a unique constraint): no sort for .first() to add.
-    entry = next(iter(FeaturedEntry.objects.filter(slot=slot, user_id=user_id)[:1]), None)
-    if entry is None:
+    rows = list(
+        FeaturedEntry.objects.filter(slot=slot, user_id=user_id).values_list(*_COLUMNS, "margin")[
+            :1
+        ]
+    )
+    if not rows:
         return None
-    handle = public_handles(user_ids=[user_id]).get(user_id)
-    row = (entry.heist_id, user_id, entry.score, entry.rival_score, entry.finished_at, handle)
-    return _standings([row], leaderboard_rank(entry=entry))[0]
+    *row, margin = rows[0]
+    heist_id, _, score, _, finished_at, _ = row
+    rank = leaderboard_rank(
+        slot_id=slot.pk, score=score, margin=margin, finished_at=finished_at, heist_id=heist_id
+    )
+    return _standings([tuple(row)], rank)[0]
 
 
 # --- Slots ----------------------------------------------------------------------------------
