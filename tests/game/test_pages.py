@@ -80,7 +80,9 @@ def test_start_from_the_picker_opens_the_board(guest):
     html = board.content.decode()
     assert 'id="board"' in html and "board.js" in html
     rules = json.loads(board.context["rules_json"])
-    assert rules["max_crew"] == 2 and len(rules["crew"]) == 12
+    # The board reads the heist's own ruleset: every crew type of it, no more, no fewer.
+    assert rules["max_crew"] == 2
+    assert len(rules["crew"]) == len(get_ruleset().crew)
 
 
 def test_an_unknown_rival_is_explained_not_a_crash(guest):
