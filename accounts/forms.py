@@ -69,9 +69,10 @@ class SignupForm(AllauthSignupForm):
         super().__init__(*args, **kwargs)
         # A browser that passed the guest check (and is not locked) was asked already: it is
         # not asked again. The view still takes the verdict under the gate's lock (gate.door),
-        # so a refusal sent meanwhile wins; a date posted anyway is ignored.
-        self.asks_birth_date = not gate_confirmed
-        if gate_confirmed:
+        # so a refusal sent meanwhile wins. A date sent anyway is judged as ever: a refused
+        # one refuses (and withdraws the pass), whichever form it came from.
+        sent = self.is_bound and bool(self.data.get("birth_date"))
+        if gate_confirmed and not sent:
             del self.fields["birth_date"]
             self.gate_passed = True
 
