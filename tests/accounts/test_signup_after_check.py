@@ -56,9 +56,7 @@ def test_a_new_browser_is_still_asked_and_a_missing_date_refused():
     assert not User.objects.filter(email="nodate@example.com").exists()
 
 
-def test_a_refused_browser_gets_the_refusal_not_a_form_without_the_date(
-    adult_date, refused_date
-):
+def test_a_refused_browser_gets_the_refusal_not_a_form_without_the_date(adult_date, refused_date):
     browser = Client()
     api_age_check(browser, adult_date)
     assert api_age_check(browser, refused_date).status_code == 403  # withdraws the pass

@@ -116,7 +116,7 @@ def test_win_draw_and_loss_each_look_their_own(guest, outcome, title):
     hid = _finished_as(guest, outcome)
     html = guest.get(f"/heists/{hid}/result/").content.decode()
     assert f'class="result-banner result-{outcome}"' in html
-    assert re.search(rf'<h1 id="result-title" class="outcome">. {title}</h1>', html)
+    assert re.search(rf'<h1 id="result-title" class="outcome">{title}</h1>', html)
     # One-tap Rematch in the banner at the top, before the highlights and the table.
     assert _before(html, ">Rematch</button>", 'id="highlights-title"')
     rematch = _form(html, "Rematch")
