@@ -15,7 +15,7 @@ def open_choices(page) -> None:
     """Unfold the Play page's choices (folded under Quick heist) if they are folded."""
     choices = page.locator("details.more-choices")
     if choices.count() and choices.get_attribute("open") is None:
-        choices.locator("summary").click()
+        page.locator("details.more-choices > summary").click()
 
 
 def start_heist(page, base: str, *, rival: str, difficulty: str) -> str:

@@ -46,6 +46,8 @@ def test_deck_builder_refuses_a_third_copy_and_a_thirteenth_card(site, new_page,
     page.get_by_role("button", name="Save deck").click()
     expect(page.get_by_text("Deck saved")).to_be_visible()
     pass_age_check(page, site, "/play/")
+    expect(page.locator("#quick-summary")).to_contain_text("Your deck")  # Quick heist plays it
+    open_choices(page)
     mine = page.get_by_role("radio", name="Your deck", exact=True)
     expect(mine).to_be_checked()
 
