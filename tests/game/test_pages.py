@@ -80,7 +80,10 @@ def test_start_from_the_picker_opens_the_board(guest):
     html = board.content.decode()
     assert 'id="board"' in html and "board.js" in html
     rules = json.loads(board.context["rules_json"])
-    assert rules["max_crew"] == 2 and len(rules["crew"]) == 12
+    ruleset = get_ruleset()  # the heist's, 2026.12: the base set and the Night Market set
+    assert rules["version"] == ruleset.version
+    assert rules["max_crew"] == 2 and list(rules["crew"]) == list(ruleset.crew)
+    assert rules["rival_reasons"]["lone-wolf: you sent 1 crew"] == "it sent 1 crew"
 
 
 def test_an_unknown_rival_is_explained_not_a_crash(guest):
