@@ -217,8 +217,9 @@ def main() -> int:
         }
         print(
             f"load: {schedule} (players:seconds), {args.spawn_rate:g} new players/s, shop at "
-            f"{shop_path}; gunicorn {args.web_workers}x{args.web_threads} gthread, celery "
-            f"prefork x{args.celery_concurrency}, DB_CONN_MAX_AGE {args.conn_max_age}",
+            f"{shop_path or 'wallet or crew, no shop API'}; gunicorn {args.web_workers}x"
+            f"{args.web_threads} gthread, celery prefork x{args.celery_concurrency}, "
+            f"DB_CONN_MAX_AGE {args.conn_max_age}",
             flush=True,
         )
         locust = start_process(

@@ -124,7 +124,7 @@ class Player(FastHttpUser):
             path, headers=self.headers(), name=name, catch_response=True
         ) as response:
             if response.status_code != 200:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+                response.failure(f"{response.status_code}: {_text(response)}")
                 raise PlayerError(name)
             return response.json()
 
@@ -140,7 +140,7 @@ class Player(FastHttpUser):
             if (response.status_code, code) in expected:
                 response.success()
                 return response.status_code, None, code
-            response.failure(f"{response.status_code} {code}: {response.text[:200]}")
+            response.failure(f"{response.status_code} {code}: {_text(response)}")
             raise PlayerError(name)
 
     # --- joining ----------------------------------------------------------------------------
@@ -172,7 +172,7 @@ class Player(FastHttpUser):
             catch_response=True,
         ) as response:
             if response.status_code != 302 or not self.cookie("sessionid"):
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+                response.failure(f"{response.status_code}: {_text(response)}")
                 raise PlayerError("sign-in")
         self.signed_in = True
 
@@ -277,6 +277,11 @@ class Player(FastHttpUser):
             if slot:
                 self.get_json(f"/api/v1/featured/{slot['slug']}/leaderboard/", "leaderboard")
         time.sleep(THINK * self.rng.uniform(0.5, 1.5))
+
+
+def _text(response) -> str:
+    """The start of the answer's body, or what went wrong when there was no answer."""
+    return (response.text or repr(response.error))[:200]
 
 
 def _code(response) -> str | None:
