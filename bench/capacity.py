@@ -198,6 +198,11 @@ def main() -> int:
                 "2048",
                 "--timeout",
                 "60",
+                # Keep idle connections as a load balancer in front would (gthread parks them
+                # without a thread); at gunicorn's 2 s a player's connection closes while the
+                # player thinks, and the next request may meet the closing connection.
+                "--keep-alive",
+                "75",
             ],
             env,
             var / "gunicorn.log",
@@ -262,7 +267,7 @@ def _shop_path(base: str) -> str:
     import requests
 
     try:
-        found = requests.get(base + "/api/v1/shop/", timeout=10).status_code == 200
+        found = requests.get(base + "/api/v1/shop/", timeout=60).status_code == 200
     except requests.RequestException:
         found = False
     return "/api/v1/shop/" if found else ""
