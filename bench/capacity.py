@@ -144,8 +144,15 @@ def main() -> int:
     parser.add_argument("--conn-max-age", type=int, default=600, help="DB_CONN_MAX_AGE")
     parser.add_argument("--shop-path", default="", help="default: /api/v1/shop/ if served")
     parser.add_argument("--database", default="veyltak_capacity")
+    parser.add_argument(
+        "--report-only", metavar="DIR", help="print the report of an earlier run's folder again"
+    )
     args = parser.parse_args()
     steps = [int(n) for n in args.steps.split(",")]
+    if args.report_only:
+        var = Path(args.report_only)
+        samples = [tuple(s) for s in json.loads((var / "samples.json").read_text())]
+        return report(var / "record.jsonl", samples, steps, args, var)
     if not (all(1 <= n <= 2000 for n in steps) and args.settle < args.hold <= 600):
         raise SystemExit("players 1..2000 a step, settle < hold <= 600 s keep the run bounded")
 
@@ -257,6 +264,7 @@ def main() -> int:
         stop_process(locust)
         stop_process(web)
         stop_process(worker)
+        (var / "samples.json").write_text(json.dumps(samples))
 
     return report(record, samples, steps, args, var)
 
@@ -300,6 +308,7 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
     print(header)
     capacity = 0
     first_error = ""
+    per_seal: list[tuple[int, dict[str, float], float]] = []
     for (users, begun), ended in zip(starts, ends, strict=True):
         lo, hi = begun + args.settle, ended
         window = [e for e in events if lo <= e["at"] < hi]
@@ -317,6 +326,9 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
         ok = bool(seals) and p95 <= args.p95_ms and not failed
         if ok:
             capacity = max(capacity, users)
+        if seals:
+            rate = len(seals) / seconds
+            per_seal.append((users, {k: v * 1000 / rate for k, v in cpu.items()}, ours / rate))
         if failed and not first_error:
             first_error = f"{failed[0]['name']}: {failed[0]['error']}"
         print(
@@ -329,6 +341,24 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
         )
     if first_error:
         print(f"first failed request: {first_error}")
+    # Where the CPU goes per seal, whatever share of the machine the site got: the seal with
+    # its part of the views, starts, sign-ins and shop visits, and the rival's turn it sets off.
+    print()
+    print(
+        f"{'players':>7}  CPU ms per seal: {'gunicorn':>8} {'worker':>6} {'postgres':>8} "
+        f"{'redis':>5} {'locust':>6} {'site':>6}   {'cores/seal rate':>15}"
+    )
+    for users, parts, site in per_seal:
+        served = cores * 1000 / max(site * 1000 - parts["locust"], 1e-9)
+        print(
+            f"{users:>7}  {'':>15} {parts['gunicorn']:>8.1f} {parts['worker']:>6.1f} "
+            f"{parts['postgres']:>8.1f} {parts['redis']:>5.1f} {parts['locust']:>6.1f} "
+            f"{(site * 1000 - parts['locust']):>6.1f}   {served:>8.0f} seals/s"
+        )
+    print(
+        "site = gunicorn + worker + postgres + redis; cores/seal rate = the seals per second "
+        f"{cores} cores would carry at that cost, were the site alone on the machine"
+    )
     print(
         "CPU s/s: CPU seconds per second of wall time (2.00 = both cores); others = the rest "
         "of the machine (other users' work, this script)"
