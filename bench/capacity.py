@@ -135,12 +135,15 @@ def main() -> int:
     parser.add_argument("--p95-ms", type=float, default=100.0)
     parser.add_argument("--accounts", type=int, default=100, help="accounts players sign in to")
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds a night")
-    # Tuned on this 2-core machine (see docs/deploy.md): one gthread process per core with
-    # 8 threads (requests wait on PostgreSQL and Redis a good part of their time), and one
-    # Celery process (a rival's turn is a few ms of CPU; a second process only competes).
+    # As bench/api.py found best on this 2-core machine (docs/deploy.md): one gthread process
+    # per core with 4 threads (requests wait on PostgreSQL and Redis a good part of their
+    # time), and one Celery process per two cores (a rival's turn is a few ms of CPU; a second
+    # process on the same cores only competes with gunicorn).
     parser.add_argument("--web-workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--web-threads", type=int, default=8)
-    parser.add_argument("--celery-concurrency", type=int, default=1)
+    parser.add_argument("--web-threads", type=int, default=4)
+    parser.add_argument(
+        "--celery-concurrency", type=int, default=max(1, (os.cpu_count() or 1) // 2)
+    )
     parser.add_argument("--conn-max-age", type=int, default=600, help="DB_CONN_MAX_AGE")
     parser.add_argument("--shop-path", default="", help="default: /api/v1/shop/ if served")
     parser.add_argument("--database", default="veyltak_capacity")
