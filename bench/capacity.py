@@ -159,6 +159,15 @@ def main() -> int:
     if not (all(1 <= n <= 2000 for n in steps) and args.settle < args.hold <= 600):
         raise SystemExit("players 1..2000 a step, settle < hold <= 600 s keep the run bounded")
 
+    load = os.getloadavg()[0]
+    cores = os.cpu_count() or 1
+    print(f"load average before the run: {load:.2f} on {cores} cores", flush=True)
+    if load > cores:
+        print(
+            "WARNING: the machine is busy: the figures will say how much of it the site got, "
+            "not what the site can do (the CPU per seal table is the least affected)",
+            flush=True,
+        )
     db_url, redis, var, env = bench_site(args.database, "veyltak-capacity-")
     for lifted in ("HEIST_ACTIVE_MAX", "RATE_HEIST_START_SESSION", "RATE_HEIST_START_ADDRESS"):
         env.pop(lifted, None)  # nothing lifted: each player has its own address (below)
