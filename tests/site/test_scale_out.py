@@ -95,6 +95,9 @@ class Site:
             LOG_LEVEL="INFO",
             # The workers must make the rival's turns: the view's fallback waits a minute.
             RIVAL_FALLBACK_SECONDS="60",
+            # As behind a load balancer: each browser below comes from an address of its own,
+            # so the per-address limits (left as configured) count each one apart.
+            NUM_PROXIES="1",
         )
 
     def manage(self, *args: str, code: str | None = None, **extra: str) -> str:
@@ -261,6 +264,9 @@ class Browser:
         self.servers = servers
         self.turn = 0
         self.http = requests.Session()  # cookies are per host, not per port: one jar for both
+        self.http.headers["X-Forwarded-For"] = "10." + ".".join(
+            str(b) for b in uuid.uuid4().bytes[:3]
+        )
 
     def url(self, path: str) -> str:
         server = self.servers[self.turn % len(self.servers)]
