@@ -2,9 +2,10 @@
 Celery workers on one PostgreSQL database and one Redis broker and cache (docs/deploy.md).
 
 - Heists whose requests alternate between the two servers (start on one, every view and seal
-  on the other in turn, the rival's turns made by either worker) finish exactly as the same
-  heists played against one server: featured heists share their slot's seed, the player's plans
-  are drawn from the same seeds, so every night's result must be the same.
+  on the other in turn, the rival's turns made by either worker), by guests and by a signed-in
+  player, finish exactly as the same heists played against one server: featured heists share
+  their slot's seed, the player's plans are drawn from the same seeds, so every night's result
+  must be the same.
 - A purchase race across both servers gives what one server gives: exactly the number of items
   the balance affords is bought, the rest refused with ``insufficient_signs``, and the balance
   equals the ledger.
@@ -42,6 +43,7 @@ PYTHON = sys.executable
 BIN = Path(sys.executable).parent
 PASSWORD = "scale-out player password 2026"
 HEISTS = 3  # heists played each way
+SIGNED_IN = {1}  # which of them a signed-in player plays (a ranked first heist); guests the rest
 SETUP = """
 import json, os
 from django.contrib.auth import get_user_model
@@ -234,7 +236,10 @@ def site(tmp_path_factory):
         s.manage(
             "shell",
             code=SETUP,
-            SCALE_EMAILS=json.dumps(["racer-one@scale.invalid", "racer-two@scale.invalid"]),
+            SCALE_EMAILS=json.dumps(
+                ["racer-one@scale.invalid", "racer-two@scale.invalid"]
+                + [f"player-{way}-{i}@scale.invalid" for way in ("one", "both") for i in SIGNED_IN]
+            ),
             SCALE_PW=PASSWORD,
         )
         subprocess.run(
@@ -318,9 +323,13 @@ def _plan(view: dict, rng: random.Random, costs: dict[str, int]) -> dict:
 
 
 def _play_featured(site: Site, servers: list[str], index: int) -> dict:
-    """One featured heist as a new guest, plans drawn from ``index``; its results."""
+    """One featured heist as a new guest or a player who signs in (on the first server), plans
+    drawn from ``index``; its results."""
     browser = Browser(site, servers)
-    browser.age_check()
+    if index in SIGNED_IN:
+        browser.sign_in(f"player-{'one' if len(servers) == 1 else 'both'}-{index}@scale.invalid")
+    else:
+        browser.age_check()
     costs = {c["slug"]: c["cost"] for c in browser.get("/api/v1/crew/").json()}
     slot = browser.get("/api/v1/featured/").json()["current"]
     response = browser.post(f"/api/v1/featured/{slot['slug']}/heists/", {})
@@ -345,13 +354,20 @@ def _play_featured(site: Site, servers: list[str], index: int) -> dict:
         }
         for night in view["history"]
     ]
-    return {"nights": nights, "result": view["result"], "seed": slot["seed_commitment"]}
+    return {
+        "nights": nights,
+        "result": view["result"],
+        "ranked": view["ranked"],
+        "seed": slot["seed_commitment"],
+    }
 
 
 def test_heists_alternating_between_two_servers_finish_as_on_one(site):
     one = [_play_featured(site, ["web-a"], i) for i in range(HEISTS)]
     both = [_play_featured(site, ["web-a", "web-b"], i) for i in range(HEISTS)]
     assert all(len(h["nights"]) == 6 for h in one)
+    # The signed-in players' heists are ranked: their session (and its sign-in) held on both.
+    assert [h["ranked"] for h in one] == [i in SIGNED_IN for i in range(HEISTS)]
     assert both == one
     # The plans differ between heists, so the comparison says something.
     assert len({json.dumps(h["nights"], sort_keys=True) for h in one}) == HEISTS
