@@ -252,6 +252,7 @@ function requestPreview() {
       state.preview = answer;
       renderVaults();
       renderTomorrow();
+      tour.refresh();
     } catch {
       /* the preview is a help: the seal reports any real problem */
     }
@@ -282,9 +283,11 @@ function renderTop(heist = state.heist) {
   const rival = RULES.rivals?.[heist.rival.slug];
   const level = RULES.difficulties?.[heist.rival.difficulty];
   $("b-meta").replaceChildren(
-    h("span", { class: "level" }, level ? level.name : heist.rival.difficulty),
-    rival ? h("span", { class: "style" }, ` · ${rival.tagline}`) : null,
-    heist.encounter ? h("span", {}, ` · Encounter: ${heist.encounter.name}`) : null,
+    ...[
+      h("span", { class: "level" }, level ? level.name : heist.rival.difficulty),
+      rival ? h("span", { class: "style" }, ` · ${rival.tagline}`) : null,
+      heist.encounter ? h("span", {}, ` · Encounter: ${heist.encounter.name}`) : null,
+    ].filter(Boolean),
   );
   if (level) $("b-meta").title = level.description;
   const cosmetics = heist.you.cosmetics ?? {};
@@ -319,7 +322,7 @@ function renderSides(heist = state.heist) {
   const yourBack = you.cosmetics?.card_back;
   const rivalBack = rival.cosmetics?.card_back;
   $("b-you").replaceChildren(
-    h("h2", {}, h("span", { class: "you-text side-name" }, "▲ You")),
+    h("h2", {}, h("span", { class: "you-text side-name" }, "▲ You"), h("span", { class: "side-status" }, `Score ${you.score}`)),
     heatLine(you, "Your"),
     h(
       "p",
@@ -331,7 +334,17 @@ function renderSides(heist = state.heist) {
   const hand = h("span", { class: "rival-hand", role: "img", "aria-label": `Rival's hand: ${rival.hand_count} cards, face down` });
   for (let i = 0; i < rival.hand_count; i += 1) hand.append(cardBack(rivalBack, "mini"));
   $("b-rival").replaceChildren(
-    h("h2", {}, h("span", { class: "rival-text side-name" }, `● ${rival.name}`)),
+    h(
+      "h2",
+      {},
+      h("span", { class: "rival-text side-name" }, `● ${rival.name}`),
+      h(
+        "span",
+        { class: `side-status rival-status${sealed || finished ? " sealed" : ""}`, id: "b-rival-status" },
+        finished ? "✓ Heist over" : sealed ? "✓ Locked in" : "⋯ Planning",
+        h("span", { class: "visually-hidden" }, finished ? "" : sealed ? ": the rival has locked in its plan" : " its move"),
+      ),
+    ),
     heatLine(rival, "Rival"),
     h(
       "p",
@@ -342,14 +355,9 @@ function renderSides(heist = state.heist) {
         "button",
         { type: "button", class: "pile-button", id: "b-piles-open", "aria-haspopup": "dialog", on: { click: openPiles } },
         cardBack(rivalBack, "mini"),
-        `Deck ${rival.deck_count}`,
-        h("span", { class: "visually-hidden" }, " and discard: show the rival's cards"),
+        h("span", { "aria-hidden": "true" }, rival.deck_count),
+        h("span", { class: "visually-hidden" }, `Rival's deck (${rival.deck_count} left) and discard`),
       ),
-    ),
-    h(
-      "p",
-      { class: `side-extra rival-status${sealed || finished ? " sealed" : ""}`, id: "b-rival-status" },
-      finished ? "✓ Heist over" : sealed ? "✓ Plan locked in" : "⋯ Planning its move",
     ),
   );
 }
@@ -479,9 +487,9 @@ function renderTomorrow() {
     box.textContent = state.heist.night >= state.heist.nights ? "Last night" : "";
     return;
   }
-  const parts = [`Tomorrow: Energy ${p.tomorrow.energy} (Heat ${p.tomorrow.heat})`];
-  if (p.other_boost) parts.push(`${p.boost ? "without" : "with"} Boost: Energy ${p.other_boost.energy}`);
-  box.textContent = parts.join(" · ");
+  let text = `Tomorrow: Energy ${p.tomorrow.energy} (Heat ${p.tomorrow.heat})`;
+  if (p.other_boost) text += `; ${p.boost ? "without" : "with"} Boost: Energy ${p.other_boost.energy} (Heat ${p.other_boost.heat})`;
+  box.textContent = `${text}.`;
 }
 
 function renderControls() {
@@ -520,6 +528,7 @@ function renderPlanning() {
   renderHand();
   renderControls();
   requestPreview();
+  tour.refresh();
 }
 
 // --- planning interactions --------------------------------------------------------------------
@@ -1053,6 +1062,16 @@ const tour = (() => {
   }
 
   return {
+    /** Point again after a render replaced the target. */
+    refresh() {
+      if (at < 0) return;
+      const step = steps[at];
+      const target = step.target ? root.querySelector(step.target) : null;
+      if (target && !target.classList.contains("tour-target")) {
+        clearTarget();
+        target.classList.add("tour-target");
+      }
+    },
     start(force = false) {
       if (!force && store.get(TOUR_KEY)) return;
       store.set(TOUR_KEY, "offered");
@@ -1063,6 +1082,11 @@ const tour = (() => {
     did(what) {
       if (at < 0) return;
       const step = steps[at];
+      if (step.id === "offer") {
+        // Playing without answering the offer declines it.
+        end("declined");
+        return;
+      }
       if (what === "reveal-start") {
         at = steps.findIndex((s) => s.id === "reveal");
         show();
