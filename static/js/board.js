@@ -250,7 +250,7 @@ function requestPreview() {
       const answer = await api(`${HEIST_URL}preview/?${key}`);
       if (key !== state.previewKey || state.revealing) return;
       state.preview = answer;
-      renderVaults();
+      renderVaultPowers();
       renderTomorrow();
       tour.refresh();
     } catch {
@@ -341,7 +341,7 @@ function renderSides(heist = state.heist) {
       h(
         "span",
         { class: `side-status rival-status${sealed || finished ? " sealed" : ""}`, id: "b-rival-status" },
-        finished ? "✓ Heist over" : sealed ? "✓ Locked in" : "⋯ Planning",
+        finished ? "✓ Heist over" : sealed ? "✓ Locked" : "⋯ Planning",
         h("span", { class: "visually-hidden" }, finished ? "" : sealed ? ": the rival has locked in its plan" : " its move"),
       ),
     ),
@@ -368,6 +368,24 @@ function vaultPower(slug) {
   const mine = [...state.plan.values()].includes(slug);
   if (!mine) return null;
   return shown;
+}
+
+function powerParts(power) {
+  if (!power) return [];
+  return [
+    h("span", { class: "you-power" }, "Power ", h("b", {}, power.power)),
+    ...power.conditional.map((c) =>
+      h("span", { class: "maybe", title: `${crewInfo(c.crew).name}: only if ${c.reason}` }, ` ${signed(c.amount)}? if ${c.reason}`),
+    ),
+  ];
+}
+
+/** The preview's powers, written into the vaults in place (no focus or node is lost). */
+function renderVaultPowers() {
+  for (const vault of state.heist.vaults) {
+    const node = document.getElementById(`vault-${vault.slug}-power`);
+    if (node) node.replaceChildren(...powerParts(vaultPower(vault.slug)));
+  }
 }
 
 function renderVaults() {
@@ -400,16 +418,7 @@ function renderVaults() {
           { class: `last-night${won ? ` won-${won}` : ""}`, id: `${id}-last` },
           won === "you" ? "Last night: yours" : won === "rival" ? "Last night: rival's" : "",
         ),
-        h(
-          "span",
-          { class: "vault-power", id: `${id}-power` },
-          power ? h("span", { class: "you-power" }, "Power ", h("b", {}, power.power)) : "",
-          power
-            ? power.conditional.map((c) =>
-                h("span", { class: "maybe", title: `${crewInfo(c.crew).name}: only if ${c.reason}` }, ` ${signed(c.amount)}? if ${c.reason}`),
-              )
-            : "",
-        ),
+        h("span", { class: "vault-power", id: `${id}-power` }, powerParts(power)),
         h(
           "ul",
           { class: "vault-crew", id: `${id}-crew`, "aria-label": mine.length ? `Your crew here: ${mine.join(", ")}` : "No crew of yours here" },
@@ -452,9 +461,9 @@ function renderHand() {
             "span",
             { class: "card-stats", id: `${id}-stats` },
             h("span", { class: "cost" }, h("span", { class: "visually-hidden" }, "Cost "), info.cost),
+            art("crew", crew, "emblem"),
             h("span", { class: "power" }, h("span", { class: "visually-hidden" }, ", Power "), info.power),
           ),
-          art("crew", crew, "emblem"),
           h("span", { class: "card-name", id: `${id}-name` }, info.name),
           h("span", { class: "card-text", id: `${id}-text` }, info.text),
           h("span", { class: `card-where${short ? " why" : ""}`, id: `${id}-where` }, why),
@@ -883,6 +892,7 @@ async function showReveal(result, before, after) {
   for (const a of articles) {
     a.node.classList.remove("pending");
     a.node.classList.add("current");
+    if (speed()) a.node.scrollIntoView({ block: "nearest", behavior: "smooth" });
     let you = 0;
     for (const row of a.node.querySelectorAll(".sidecrew.you .step")) {
       row.classList.add("shown");
@@ -935,7 +945,8 @@ function nextNight() {
   $("b-plan").hidden = false;
   renderPlanning();
   say(`Night ${state.heist.night} of ${state.heist.nights}. Tonight's loot: ${state.heist.vaults.map((v) => `${v.name} ${v.closed ? "closed" : v.loot}`).join(", ")}.`);
-  $("b-title").focus();
+  window.scrollTo(0, 0);
+  $("b-title").focus({ preventScroll: true });
   pollRival();
 }
 
