@@ -1003,28 +1003,31 @@ function setupDialogs() {
     $("b-help").close();
     tour.start(true);
   });
-  // Settings: this browser's.
+  // Settings: this browser's. The form is made when the dialog opens (no hidden controls).
   $("b-settings-open").addEventListener("click", () => {
+    const body = $("b-settings-body");
+    body.replaceChildren($("b-settings-form").content.cloneNode(true));
     $("set-sound").checked = settings.sound;
     $("set-motion").checked = still();
-    for (const radio of root.querySelectorAll('[name="set-speed"]')) radio.checked = radio.value === settings.speed;
-    $("b-settings").showModal();
-  });
-  $("set-sound").addEventListener("change", (e) => {
-    settings.sound = e.target.checked;
-    applySettings();
-    sound("pick");
-  });
-  $("set-motion").addEventListener("change", (e) => {
-    settings.motion = e.target.checked;
-    applySettings();
-  });
-  for (const radio of root.querySelectorAll('[name="set-speed"]')) {
-    radio.addEventListener("change", () => {
-      settings.speed = radio.value;
+    for (const radio of body.querySelectorAll('[name="set-speed"]')) {
+      radio.checked = radio.value === settings.speed;
+      radio.addEventListener("change", () => {
+        settings.speed = radio.value;
+        applySettings();
+      });
+    }
+    $("set-sound").addEventListener("change", (e) => {
+      settings.sound = e.target.checked;
+      applySettings();
+      sound("pick");
+    });
+    $("set-motion").addEventListener("change", (e) => {
+      settings.motion = e.target.checked;
       applySettings();
     });
-  }
+    $("b-settings").showModal();
+  });
+  $("b-settings").addEventListener("close", () => $("b-settings-body").replaceChildren());
 }
 
 // --- the guided first heist ---------------------------------------------------------------------
