@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from game import api
+from game import api, api_preview
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -16,10 +16,16 @@ urlpatterns = [
     path("heists/<uuid:heist_id>/", api.HeistDetailApi.as_view(), name="api-heist"),
     path("heists/<uuid:heist_id>/seal/", api.HeistSealApi.as_view(), name="api-heist-seal"),
     path("heists/<uuid:heist_id>/replay/", api.HeistReplayApi.as_view(), name="api-heist-replay"),
+    path(
+        "heists/<uuid:heist_id>/preview/",
+        api_preview.HeistPreviewApi.as_view(),
+        name="api-heist-preview",
+    ),
     # Any other id: the same 404 as a heist that does not exist (not in the schema).
     path("heists/<str:heist_id>/", api.NotAHeistDetailApi.as_view()),
     path("heists/<str:heist_id>/seal/", api.NotAHeistSealApi.as_view()),
     path("heists/<str:heist_id>/replay/", api.NotAHeistReplayApi.as_view()),
+    path("heists/<str:heist_id>/preview/", api.NotAHeistDetailApi.as_view()),
 ]
 
 urlpatterns += [

@@ -10,6 +10,7 @@ from typing import Any
 
 from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
 from game.models import SavedDeck
+from game.rivals.personas import list_difficulties, list_personas
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
 
@@ -91,6 +92,14 @@ def board_rules(ruleset: Ruleset) -> str:
             # Words from the one table: the board fills the templates, never words its own.
             "text": dict(text.BOARD),
             "rival_reasons": text.rival_side_reasons(ruleset),
+            # The board's "?" panel: the night's steps and Boost and Heat, from the same table.
+            "steps": [{"title": t, "text": d} for t, d in text.night_steps(ruleset)],
+            "boost_and_heat": text.boost_and_heat(ruleset),
+            "quiet_cooling": ruleset.quiet_cooling,
+            "rivals": {p.slug: {"name": p.name, "tagline": p.tagline} for p in list_personas()},
+            "difficulties": {
+                d.slug: {"name": d.name, "description": d.description} for d in list_difficulties()
+            },
         },
         separators=(",", ":"),
     )

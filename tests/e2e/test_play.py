@@ -222,5 +222,9 @@ def test_board_seals_once_the_rival_has_sealed_after_a_409(site, new_page, setti
     start_heist(page, site, rival="The Furnace", difficulty="Rookie")
     expect(page.locator("#b-rival-status")).to_contain_text("Planning")
     page.get_by_role("button", name=SEAL).click()
+    # No crew sent: the board asks once before throwing the night away (issue 18).
+    page.get_by_role("dialog", name="Lie low tonight?").get_by_role(
+        "button", name="Lie low"
+    ).click()
     _check_reveal(page, 1)
     assert seals[0] == 409 and seals[-1] == 200, seals
