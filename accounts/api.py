@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from accounts import extensions, gate, selectors, services
 from accounts.authentication import CsrfSessionAuthentication
+from veyltak_site.throttling import ScopedRateThrottle
 
 _INVALID_DATE = "Please enter a valid date."
 
@@ -60,6 +61,9 @@ class MeApi(APIView):
 @method_decorator(sensitive_post_parameters("birth_date"), name="dispatch")
 class AgeCheckApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
+    # Limited per browser and per address like the page (RATE_LIMITS["age_check"]).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "age_check"
 
     class AgeCheckInputSerializer(serializers.Serializer):
         birth_date = serializers.DateField(

@@ -218,18 +218,34 @@ CELERY_BEAT_SCHEDULE["featured-reconcile"] = {
 
 # --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
 # Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
-# person playing does; they stop one client from queueing rival turns for everyone. Counters
-# live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g. RATE_HEIST_START_ADDRESS.
-RATE_LIMITS = {
-    "heist_start": {
-        "session": env_rate("RATE_HEIST_START_SESSION", "30/10m"),
-        "address": env_rate("RATE_HEIST_START_ADDRESS", "200/10m"),
-    },
+# person playing does; they stop one client from queueing work for everyone (or guessing
+# passwords). Counters live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g.
+# RATE_HEIST_START_ADDRESS. An address may hold many players (a household, a school, a
+# carrier's NAT): its limits are ten times a session's or more.
+_RATE_DEFAULTS = {
+    # Each start queues a rival turn. A heist takes minutes: 30 starts in 10 minutes is far
+    # beyond play.
+    "heist_start": ("30/10m", "200/10m"),
     # Featured starts queue rival turns like any start: their own door, the same size.
-    "featured_start": {
-        "session": env_rate("RATE_FEATURED_START_SESSION", "30/10m"),
-        "address": env_rate("RATE_FEATURED_START_ADDRESS", "200/10m"),
-    },
+    "featured_start": ("30/10m", "200/10m"),
+    # One seal a night, six nights a heist; the board sends a plan again while the rival is
+    # still sealing (409 rival_not_sealed), a few times a night at most.
+    "seal": ("120/m", "1200/m"),
+    # A person confirms a date of birth once; a typo or two.
+    "age_check": ("20/10m", "200/10m"),
+    # Each purchase is a ledger write: a shopping spree is a few a minute.
+    "purchase": ("30/10m", "300/10m"),
+    # Sign-in posts (allauth's per-email limit on failures, ACCOUNT_RATE_LIMITS, stays too).
+    "sign_in": ("20/10m", "100/10m"),
+    # Sign-up posts: each can send a mail.
+    "sign_up": ("10/h", "50/h"),
+}
+RATE_LIMITS = {
+    scope: {
+        "session": env_rate(f"RATE_{scope.upper()}_SESSION", session),
+        "address": env_rate(f"RATE_{scope.upper()}_ADDRESS", address),
+    }
+    for scope, (session, address) in _RATE_DEFAULTS.items()
 }
 # Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
@@ -251,7 +267,11 @@ ACCOUNT_UNIQUE_EMAIL = True  # and the database enforces it, case-insensitively 
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # What allauth's messages call a player: the public handle, never anything from the email.
 ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip"}
+# allauth's own limits: failed sign-ins per email (its key) and per address, and its defaults
+# for password resets and the like; all answer 429 `rate_limited` with Retry-After (the
+# adapter, veyltak_site.urls.handler429). Sign-in and sign-up posts as such are counted by
+# RATE_LIMITS["sign_in"/"sign_up"] (one mechanism, one answer), so allauth's are off.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip", "login": None, "signup": None}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
