@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from accounts import extensions, gate, selectors, services
 from accounts.authentication import CsrfSessionAuthentication
+from veyltak_site.schema import errors
 from veyltak_site.throttling import ScopedRateThrottle
 
 _INVALID_DATE = "Please enter a valid date."
@@ -81,7 +82,20 @@ class AgeCheckApi(APIView):
     class AgeCheckSerializer(serializers.Serializer):
         adult_confirmed = serializers.BooleanField()
 
-    @extend_schema(request=AgeCheckInputSerializer, responses=AgeCheckSerializer)
+    @extend_schema(
+        request=AgeCheckInputSerializer,
+        responses={
+            200: AgeCheckSerializer,
+            **errors(
+                **{
+                    "400": "`invalid_input` (not a date, or not a possible one), `parse_error`.",
+                    "403": "`age_check_failed`, `age_check_locked`: this browser is refused "
+                    "for 24 hours.",
+                    "429": "`rate_limited`: too many checks; `Retry-After` says when to retry.",
+                }
+            ),
+        },
+    )
     @sensitive_variables()
     def post(self, request):
         serializer = self.AgeCheckInputSerializer(data=request.data)

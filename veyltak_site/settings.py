@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served by the app itself (strict CSP, no CDN)
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # staff sign in with a second factor (TOTP); accounts/admin.py
     "veyltak_site",
     "game",
     "accounts",
@@ -275,6 +276,11 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip", "login": None, "sign
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# A second factor: an authenticator app's time-based codes (TOTP), with recovery codes.
+# Staff (who can grant Signs) must set one up before the admin lets them in
+# (accounts/admin.py); players may. TOTP needs the `qrcode` package (its QR code).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "VEYLTAK"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
@@ -380,6 +386,11 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Behind a proxy that ends TLS and says so in X-Forwarded-Proto (and strips a client's own).
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
