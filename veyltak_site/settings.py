@@ -140,7 +140,7 @@ if REDIS_URL:
     # Sessions (the guest id, the age gate's pass and lock) are read on every API request:
     # from Redis, written through to the database (which stays the record, so a cache flush
     # only costs a read). Saves one database query per request.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "veyltak_site.sessions"
 else:
     # A real cache shared by every local process (web workers, Celery), unlike LocMemCache.
     CACHES = {

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import logging
 import math
 import time
 
@@ -38,6 +39,8 @@ from rest_framework.throttling import BaseThrottle
 
 from accounts.guest import existing_guest_id
 from veyltak_site.env import Rate, parse_rate
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Rate",
@@ -84,6 +87,16 @@ def _session_ident(request) -> str | None:
 _IDENTS = {"session": _session_ident, "address": client_address}
 
 
+def _count(key: str, timeout: int) -> int:
+    # add() creates the window's counter (no-op when it exists), incr() counts atomically.
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls: this request opens the window
+        cache.add(key, 1, timeout=timeout)
+        return 1
+
+
 def hit(scope: str, request, *, now: float | None = None) -> int | None:
     """Count one request against every limit of ``scope``. Returns None when all allow it,
     else the seconds until the tightest refusing limit lets it through (at least 1)."""
@@ -98,13 +111,13 @@ def hit(scope: str, request, *, now: float | None = None) -> int | None:
             continue
         window = int(now // rate.seconds)
         key = f"rl:{scope}:{kind}:{ident}:{window}"
-        # add() creates the window's counter (no-op when it exists), incr() counts atomically.
-        cache.add(key, 0, timeout=rate.seconds + 1)
         try:
-            count = cache.incr(key)
-        except ValueError:  # expired between the two calls: this request opens the window
-            cache.add(key, 1, timeout=rate.seconds + 1)
-            count = 1
+            count = _count(key, rate.seconds + 1)
+        except Exception as exc:
+            # The cache is away (Redis stopped): the door stays open rather than failing
+            # every request; /healthz says the cache is down (issue 16, chaos).
+            log.warning("rate limit %s not counted, the cache is away: %s", scope, exc)
+            return None
         if count > rate.count:
             until = (window + 1) * rate.seconds - now
             wait = max(wait or 0, max(1, math.ceil(until)))
