@@ -183,15 +183,29 @@ def test_age_checks_are_limited_per_address(limits):
 # --- purchases ---------------------------------------------------------------------------------
 
 
-def test_purchases_have_a_door_of_their_own():
-    from django.urls import Resolver404, resolve
+def test_purchases_are_limited_per_player_and_per_address(limits):
+    from shop import services as shop_services
+    from tests.shop.shop_helpers import buy, state
 
-    assert DEFAULT_RATE_LIMITS["purchase"]["session"] == parse_rate("30/10m")
-    try:
-        match = resolve("/api/v1/shop/purchases/")
-    except Resolver404:
-        pytest.skip("the purchase route is not on this branch yet")
-    assert getattr(match.func.view_class, "throttle_scope", None) == "purchase"
+    shop_services.shop_catalogue_load()
+    limits("purchase", session="2/10m", address="4/10m")
+    user, player = make_player("buyer@example.com")
+    shop_services.signs_grant(user=user, amount=1000, reason_text="test")
+    assert buy(player, "fence", 150).status_code == 201
+    assert buy(player, "fence", 150).status_code == 409  # already owned: counted all the same
+    before = state(user)
+    assert_rate_limited(buy(player, "insider", 200))
+    assert state(user) == before  # a limited purchase writes nothing
+    # Another player on the address (a refused request counts too): one more passes the
+    # address's count, then none.
+    other, second = make_player("other-buyer@example.com")
+    shop_services.signs_grant(user=other, amount=1000, reason_text="test")
+    assert buy(second, "insider", 200).status_code == 201
+    assert_rate_limited(buy(second, "night-owl", 180))
+    # A third player elsewhere is not counted with this address.
+    third_user, third = make_player("far-buyer@example.com")
+    shop_services.signs_grant(user=third_user, amount=1000, reason_text="test")
+    assert buy(_other_address(third), "night-owl", 180).status_code == 201
 
 
 # --- sign-in and sign-up -----------------------------------------------------------------------
