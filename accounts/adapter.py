@@ -3,12 +3,25 @@
 import contextlib
 import secrets
 
+from allauth.account import app_settings as account_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
+from allauth.core.exceptions import ImmediateHttpResponse
+from django import forms
 from django.db import transaction
 
 from accounts import gate, selectors, services
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.throttling import too_many_requests
+
+
+def login_failed_wait() -> int:
+    """Seconds a sign-in refused for too many failures waits: the longest period among
+    allauth's `login_failed` rates (ACCOUNT_RATE_LIMITS), which is when it surely opens."""
+    from allauth.core.internal.ratelimit import parse_rates
+
+    rates = parse_rates(account_settings.RATE_LIMITS.get("login_failed"))
+    return int(max((rate.duration for rate in rates), default=60))
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -34,6 +47,19 @@ class AccountAdapter(DefaultAccountAdapter):
             clear_login(request)
             return refusal(request)
         return response
+
+    def pre_authenticate(self, request, **credentials):
+        # allauth refuses a sign-in after too many failures (per email and per address) with
+        # a form error; every limited door of the site answers 429 `rate_limited` with
+        # Retry-After instead (veyltak_site.throttling).
+        try:
+            super().pre_authenticate(request, **credentials)
+        except forms.ValidationError as exc:
+            if getattr(exc, "code", None) == "too_many_login_attempts":
+                raise ImmediateHttpResponse(
+                    too_many_requests(request, login_failed_wait())
+                ) from None
+            raise
 
     def populate_username(self, request, user) -> None:
         # The username is internal (sign-in is by email; the public name is the profile's

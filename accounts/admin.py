@@ -1,11 +1,45 @@
 from allauth.account.decorators import secure_admin_login
+from allauth.mfa.models import Authenticator
+from allauth.mfa.utils import is_mfa_enabled
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import urlencode
 
 from accounts.models import Profile
 
-# The admin's own login form has no rate limit. Sending it to allauth's sign-in puts staff
-# behind the same `login_failed` limits (per account and per address) as everyone else.
-admin.site.login = secure_admin_login(admin.site.login)
+
+def staff_second_factor(user) -> bool:
+    """Staff (who can grant Signs) reach the admin only with a second factor set up: an
+    authenticator app (TOTP). Signing in then asks for its code (allauth.mfa)."""
+    return is_mfa_enabled(user, [Authenticator.Type.TOTP])
+
+
+_has_permission = admin.site.has_permission
+
+
+def has_permission(request) -> bool:
+    return _has_permission(request) and staff_second_factor(request.user)
+
+
+def admin_login(login):
+    # The admin's own login form has no rate limit. Sending it to allauth's sign-in puts staff
+    # behind the same limits (per account and per address) as everyone else, and its second
+    # factor. Signed-in staff without one are sent to set it up first.
+    secured = secure_admin_login(login)
+
+    def view(request, *args, **kwargs):
+        user = request.user
+        if user.is_authenticated and user.is_staff and not staff_second_factor(user):
+            query = urlencode({"next": request.GET.get("next") or reverse("admin:index")})
+            return redirect(f"{reverse('mfa_activate_totp')}?{query}")
+        return secured(request, *args, **kwargs)
+
+    return view
+
+
+admin.site.has_permission = has_permission
+admin.site.login = admin_login(admin.site.login)
 
 
 @admin.register(Profile)

@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 
 from accounts import extensions, gate, selectors, services
 from accounts.authentication import CsrfSessionAuthentication
+from veyltak_site.schema import errors
+from veyltak_site.throttling import ScopedRateThrottle
 
 _INVALID_DATE = "Please enter a valid date."
 
@@ -60,6 +62,9 @@ class MeApi(APIView):
 @method_decorator(sensitive_post_parameters("birth_date"), name="dispatch")
 class AgeCheckApi(APIView):
     authentication_classes = [CsrfSessionAuthentication]
+    # Limited per browser and per address like the page (RATE_LIMITS["age_check"]).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "age_check"
 
     class AgeCheckInputSerializer(serializers.Serializer):
         birth_date = serializers.DateField(
@@ -77,7 +82,20 @@ class AgeCheckApi(APIView):
     class AgeCheckSerializer(serializers.Serializer):
         adult_confirmed = serializers.BooleanField()
 
-    @extend_schema(request=AgeCheckInputSerializer, responses=AgeCheckSerializer)
+    @extend_schema(
+        request=AgeCheckInputSerializer,
+        responses={
+            200: AgeCheckSerializer,
+            **errors(
+                **{
+                    "400": "`invalid_input` (not a date, or not a possible one), `parse_error`.",
+                    "403": "`age_check_failed`, `age_check_locked`: this browser is refused "
+                    "for 24 hours.",
+                    "429": "`rate_limited`: too many checks; `Retry-After` says when to retry.",
+                }
+            ),
+        },
+    )
     @sensitive_variables()
     def post(self, request):
         serializer = self.AgeCheckInputSerializer(data=request.data)

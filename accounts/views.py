@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import extensions, gate, selectors, services
 from accounts.forms import AgeCheckForm, DeleteAccountForm, ProfileForm
+from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -41,6 +42,7 @@ def _next_url(request: HttpRequest) -> str:
     return reverse("home")
 
 
+@method_decorator(throttling.limit_posts("sign_up"), name="dispatch")
 @method_decorator(gate.gate_door, name="dispatch")
 class SignupView(allauth_views.SignupView):
     """allauth's sign-up, routed in front of it: a locked browser or an under-age date gets the
@@ -75,6 +77,7 @@ class SignupView(allauth_views.SignupView):
         return super().form_invalid(form)
 
 
+@throttling.limit_posts("age_check")
 @gate.gate_door
 @sensitive_post_parameters("birth_date")
 @never_cache

@@ -268,6 +268,9 @@ class HeistSealApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
     authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
+    # Each seal may run the night's reveal and queue the rival's next turn (RATE_LIMITS).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "seal"
 
     @extend_schema(
         parameters=[_HEIST_ID],
@@ -281,6 +284,7 @@ class HeistSealApi(APIView):
                     "`boost_locked`, `unknown_vault`, `vault_closed`.",
                     "409": "`wrong_night`, `rival_not_sealed`, `heist_finished`.",
                     **_HEIST_ERRORS,
+                    "429": "`rate_limited`: too many seals; `Retry-After` says when to retry.",
                 }
             ),
         },

@@ -628,12 +628,8 @@ def featured_play(request, slug):
         return redirect("featured-slot", slug=slug)
     wait = throttling.hit("featured_start", request)
     if wait is not None:
-        messages.error(
-            request,
-            "You have started a lot of heists in a short time. "
-            f"Please try again in {wait} second{'s' if wait != 1 else ''}.",
-        )
-        return redirect("featured")
+        # 429 `rate_limited` with Retry-After, as every limited door answers.
+        return throttling.too_many_requests(request, wait)
     try:
         snapshot = featured_heist_start(owner=owner_from_request(request), slug=slug)
     except ApplicationError as exc:

@@ -23,6 +23,7 @@ from shop.models import COSMETIC_CHOICES, ItemKind, Reason
 from shop.permissions import SignedIn
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.schema import errors
+from veyltak_site.throttling import ScopedRateThrottle
 
 
 class WalletPagination(CursorPagination):
@@ -221,6 +222,9 @@ class PurchaseApi(APIView):
 
     authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
+    # Each purchase is a ledger write: limited per player and per address (RATE_LIMITS).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "purchase"
 
     @extend_schema(
         request=PurchaseInputSerializer,
@@ -246,6 +250,8 @@ class PurchaseApi(APIView):
                     "price is not today's; `request_in_progress`: a request with this key "
                     "is still being processed.",
                     "422": "`idempotency_key_reused`: this key was used with another body.",
+                    "429": "`rate_limited`: too many purchases; `Retry-After` says when to "
+                    "retry (a replay with the same key counts too).",
                 }
             ),
         },

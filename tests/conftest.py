@@ -30,6 +30,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture
+def admin_user(db, django_user_model):
+    """pytest-django's superuser, with the second factor the admin asks staff for."""
+    from tests.staff import give_second_factor
+
+    user = django_user_model.objects.create_superuser("admin", "admin@example.com", "password")
+    give_second_factor(user)
+    return user
+
+
 @pytest.fixture(autouse=True)
 def _no_rate_limits(settings):
     # One address (127.0.0.1) and a shared cache serve the whole suite: limits would turn on

@@ -49,6 +49,7 @@ _DEFAULT_CODES = {
     415: "unsupported_media_type",
     429: "rate_limited",
     500: "server_error",
+    503: "service_unavailable",
 }
 
 # What an error says when the framework gave no words of its own (veyltak_site.middleware uses
@@ -61,6 +62,7 @@ DEFAULT_MESSAGES = {
     413: "The request body is too large.",
     429: "Too many requests: wait a moment and try again.",
     500: "Something went wrong on our side. Please try again.",
+    503: "The site is briefly unavailable: please try again in a moment.",
 }
 
 

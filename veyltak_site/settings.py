@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served by the app itself (strict CSP, no CDN)
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # staff sign in with a second factor (TOTP); accounts/admin.py
     "veyltak_site",
     "game",
     "accounts",
@@ -139,7 +140,7 @@ if REDIS_URL:
     # Sessions (the guest id, the age gate's pass and lock) are read on every API request:
     # from Redis, written through to the database (which stays the record, so a cache flush
     # only costs a read). Saves one database query per request.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "veyltak_site.sessions"
 else:
     # A real cache shared by every local process (web workers, Celery), unlike LocMemCache.
     CACHES = {
@@ -227,18 +228,34 @@ CELERY_BEAT_SCHEDULE["clear-idempotency-records"] = {
 
 # --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
 # Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
-# person playing does; they stop one client from queueing rival turns for everyone. Counters
-# live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g. RATE_HEIST_START_ADDRESS.
-RATE_LIMITS = {
-    "heist_start": {
-        "session": env_rate("RATE_HEIST_START_SESSION", "30/10m"),
-        "address": env_rate("RATE_HEIST_START_ADDRESS", "200/10m"),
-    },
+# person playing does; they stop one client from queueing work for everyone (or guessing
+# passwords). Counters live in the shared cache. RATE_<SCOPE>_<KIND> overrides one, e.g.
+# RATE_HEIST_START_ADDRESS. An address may hold many players (a household, a school, a
+# carrier's NAT): its limits are ten times a session's or more.
+_RATE_DEFAULTS = {
+    # Each start queues a rival turn. A heist takes minutes: 30 starts in 10 minutes is far
+    # beyond play.
+    "heist_start": ("30/10m", "200/10m"),
     # Featured starts queue rival turns like any start: their own door, the same size.
-    "featured_start": {
-        "session": env_rate("RATE_FEATURED_START_SESSION", "30/10m"),
-        "address": env_rate("RATE_FEATURED_START_ADDRESS", "200/10m"),
-    },
+    "featured_start": ("30/10m", "200/10m"),
+    # One seal a night, six nights a heist; the board sends a plan again while the rival is
+    # still sealing (409 rival_not_sealed), a few times a night at most.
+    "seal": ("120/m", "1200/m"),
+    # A person confirms a date of birth once; a typo or two.
+    "age_check": ("20/10m", "200/10m"),
+    # Each purchase is a ledger write: a shopping spree is a few a minute.
+    "purchase": ("30/10m", "300/10m"),
+    # Sign-in posts (allauth's per-email limit on failures, ACCOUNT_RATE_LIMITS, stays too).
+    "sign_in": ("20/10m", "100/10m"),
+    # Sign-up posts: each can send a mail.
+    "sign_up": ("10/h", "50/h"),
+}
+RATE_LIMITS = {
+    scope: {
+        "session": env_rate(f"RATE_{scope.upper()}_SESSION", session),
+        "address": env_rate(f"RATE_{scope.upper()}_ADDRESS", address),
+    }
+    for scope, (session, address) in _RATE_DEFAULTS.items()
 }
 # Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
@@ -263,10 +280,19 @@ ACCOUNT_UNIQUE_EMAIL = True  # and the database enforces it, case-insensitively 
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # What allauth's messages call a player: the public handle, never anything from the email.
 ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip"}
+# allauth's own limits: failed sign-ins per email (its key) and per address, and its defaults
+# for password resets and the like; all answer 429 `rate_limited` with Retry-After (the
+# adapter, veyltak_site.urls.handler429). Sign-in and sign-up posts as such are counted by
+# RATE_LIMITS["sign_in"/"sign_up"] (one mechanism, one answer), so allauth's are off.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip", "login": None, "signup": None}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# A second factor: an authenticator app's time-based codes (TOTP), with recovery codes.
+# Staff (who can grant Signs) must set one up before the admin lets them in
+# (accounts/admin.py); players may. TOTP needs the `qrcode` package (its QR code).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "VEYLTAK"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
@@ -377,6 +403,11 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Behind a proxy that ends TLS and says so in X-Forwarded-Proto (and strips a client's own).
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

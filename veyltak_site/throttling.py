@@ -1,8 +1,10 @@
-"""Rate limits: one mechanism for every door that costs the site work (issue 17).
+"""Rate limits: one mechanism for every door that costs the site work (issues 16 and 17).
 
-A *scope* names a door (``heist_start`` today; seal, age check, purchases, featured starts,
-sign-in and sign-up can join by adding a scope to RATE_LIMITS and calling :func:`hit` or
-naming the scope on a DRF view). Each scope limits one or more *kinds* of caller at once:
+A *scope* names a door: ``heist_start``, ``featured_start``, ``seal``, ``age_check``,
+``purchase``, ``sign_in`` and ``sign_up`` (RATE_LIMITS in settings, each part overridable by
+``RATE_<SCOPE>_<KIND>``). A door joins by naming its scope on a DRF view, or, for a page, with
+:func:`limit_posts` (or by calling :func:`hit`). Each scope limits one or more *kinds* of
+caller at once:
 
 - ``session``: the signed-in player, else the browser's guest id or session;
 - ``address``: the client address (an IPv6 address counts as its /64, which one machine
@@ -14,24 +16,41 @@ counts too, so hammering a door does not open it sooner. The limits are far abov
 person playing meets; they exist to stop one client from queueing work for everyone.
 
 Views use :class:`ScopedRateThrottle` (``throttle_scope = "<scope>"``); DRF then answers 429,
-rendered as ``rate_limited`` with ``Retry-After`` (veyltak_site.exceptions). Pages call
-:func:`hit` and answer 429 themselves.
+rendered as ``rate_limited`` with ``Retry-After`` (veyltak_site.exceptions). Pages answer
+:func:`too_many_requests`: the same 429 with ``Retry-After``, as JSON under ``/api/`` and as a
+page (``templates/429.html``, which names the code ``rate_limited``) elsewhere. allauth's own
+limits (password reset, sign-in failures per email, ...) answer the same way
+(``veyltak_site.urls.handler429`` and the account adapter).
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import logging
 import math
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from rest_framework.throttling import BaseThrottle
 
 from accounts.guest import existing_guest_id
 from veyltak_site.env import Rate, parse_rate
 
-__all__ = ["Rate", "ScopedRateThrottle", "client_address", "hit", "parse_rate"]
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "Rate",
+    "ScopedRateThrottle",
+    "client_address",
+    "hit",
+    "limit_posts",
+    "parse_rate",
+    "too_many_requests",
+]
 
 
 def client_address(request) -> str:
@@ -68,6 +87,16 @@ def _session_ident(request) -> str | None:
 _IDENTS = {"session": _session_ident, "address": client_address}
 
 
+def _count(key: str, timeout: int) -> int:
+    # add() creates the window's counter (no-op when it exists), incr() counts atomically.
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls: this request opens the window
+        cache.add(key, 1, timeout=timeout)
+        return 1
+
+
 def hit(scope: str, request, *, now: float | None = None) -> int | None:
     """Count one request against every limit of ``scope``. Returns None when all allow it,
     else the seconds until the tightest refusing limit lets it through (at least 1)."""
@@ -82,13 +111,13 @@ def hit(scope: str, request, *, now: float | None = None) -> int | None:
             continue
         window = int(now // rate.seconds)
         key = f"rl:{scope}:{kind}:{ident}:{window}"
-        # add() creates the window's counter (no-op when it exists), incr() counts atomically.
-        cache.add(key, 0, timeout=rate.seconds + 1)
         try:
-            count = cache.incr(key)
-        except ValueError:  # expired between the two calls: this request opens the window
-            cache.add(key, 1, timeout=rate.seconds + 1)
-            count = 1
+            count = _count(key, rate.seconds + 1)
+        except Exception as exc:
+            # The cache is away (Redis stopped): the door stays open rather than failing
+            # every request; /healthz says the cache is down (issue 16, chaos).
+            log.warning("rate limit %s not counted, the cache is away: %s", scope, exc)
+            return None
         if count > rate.count:
             until = (window + 1) * rate.seconds - now
             wait = max(wait or 0, max(1, math.ceil(until)))
@@ -110,3 +139,45 @@ class ScopedRateThrottle(BaseThrottle):
 
     def wait(self) -> int | None:
         return self._wait
+
+
+def wait_words(wait: int | None) -> str:
+    if not wait:
+        return "in a little while"
+    return f"in {wait} second{'s' if wait != 1 else ''}"
+
+
+def too_many_requests(request, wait: int | None) -> HttpResponse:
+    """The one 429 answer of a page door: ``rate_limited`` with ``Retry-After``; JSON in the
+    API's error shape under ``/api/``, else a page saying when to try again."""
+    from veyltak_site.exceptions import error_body
+
+    wait = max(1, int(wait or 60))
+    message = f"Too many requests: please try again {wait_words(wait)}."
+    if request.path_info.startswith("/api/"):
+        response: HttpResponse = JsonResponse(error_body("rate_limited", message), status=429)
+    else:
+        html = render_to_string(
+            "429.html", {"message": message, "code": "rate_limited"}, request=request
+        )
+        response = HttpResponse(html, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def limit_posts(scope: str):
+    """Decorate a page view: each POST counts against ``scope``; over a limit the view does
+    not run and the answer is :func:`too_many_requests`. GETs (showing the form) are free."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method == "POST":
+                wait = hit(scope, request)
+                if wait is not None:
+                    return too_many_requests(request, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

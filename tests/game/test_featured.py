@@ -329,7 +329,10 @@ def test_featured_starts_have_their_own_limit(slot, player, settings):
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
     assert int(refused["Retry-After"]) >= 1
     page = client.post(f"/featured/{slot.slug}/play/")
-    assert page.status_code == 302 and Heist.objects.filter(featured_slot=slot).count() == 2
+    # The page's door answers as every limited door does (issue 16).
+    assert page.status_code == 429 and int(page["Retry-After"]) >= 1
+    assert 'data-error-code="rate_limited"' in page.content.decode()
+    assert Heist.objects.filter(featured_slot=slot).count() == 2
     start(client)  # an ordinary start is another door
 
 

@@ -11,15 +11,18 @@ from django.test import Client
 from shop import services
 from shop.models import Transaction
 from tests.shop.conftest import balance, new_user, wallet
+from tests.staff import give_second_factor
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def staff(db):
-    return get_user_model().objects.create_superuser(
+    user = get_user_model().objects.create_superuser(
         username="boss", email="boss@example.com", password="a long enough password 42"
     )
+    give_second_factor(user)  # the admin asks staff for one (accounts/admin.py)
+    return user
 
 
 @pytest.fixture
@@ -103,6 +106,7 @@ def test_staff_without_the_permission_get_no_grant_or_refund(user):
     clerk.user_permissions.add(
         *Permission.objects.filter(codename__in=["view_account", "view_transaction"])
     )
+    give_second_factor(clerk)
     client = Client()
     client.force_login(clerk)
     services.signs_welcome(user=user)

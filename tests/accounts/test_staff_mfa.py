@@ -1,0 +1,110 @@
+"""Staff (who can grant Signs) sign in with a second factor (issue 16): allauth's MFA with an
+authenticator app (TOTP). Staff without one cannot reach the admin until they set it up; the
+codes here are computed by the test from the secret the activation page shows (RFC 6238)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+import time_machine
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from accounts.services import profile_attest
+from tests.staff import give_second_factor, totp_code
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "correct horse battery staple 42"
+
+
+@pytest.fixture
+def boss():
+    user = get_user_model().objects.create_superuser("boss", "boss@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    profile_attest(user=user)
+    return user
+
+
+def sign_in(client: Client, email: str = "boss@example.com", password: str = PASSWORD):
+    return client.post("/accounts/login/", {"login": email, "password": password})
+
+
+def signed_in(client: Client) -> bool:
+    return client.get("/api/v1/me/").json()["authenticated"]
+
+
+def test_staff_without_a_second_factor_are_sent_to_set_one_up(boss):
+    browser = Client()
+    assert sign_in(browser).status_code == 302 and signed_in(browser)
+    # Signed in with a password alone: no admin page, not even the index.
+    for path in ("/admin/", "/admin/shop/account/", "/admin/auth/user/"):
+        answer = browser.get(path, follow=True)
+        assert answer.redirect_chain, path
+        hops = [url for url, _ in answer.redirect_chain]
+        assert any(url.startswith("/accounts/2fa/totp/activate/") for url in hops), hops
+        assert answer.status_code == 200 and "/admin/" not in answer.request["PATH_INFO"]
+    assert browser.post("/admin/auth/user/add/", {"username": "x"}).status_code == 302
+    assert get_user_model().objects.filter(username="x").count() == 0
+
+
+def test_staff_set_up_totp_then_sign_in_with_a_code(boss):
+    browser = Client()
+    sign_in(browser)
+    page = browser.get("/accounts/2fa/totp/activate/")
+    if page.status_code == 302:  # allauth asks for the password again before a change
+        assert page["Location"].startswith("/accounts/reauthenticate/")
+        assert browser.post(page["Location"], {"password": PASSWORD}).status_code == 302
+        page = browser.get("/accounts/2fa/totp/activate/")
+    assert page.status_code == 200
+    secret = page.context["form"].secret
+    assert re.fullmatch(r"[A-Z2-7]{16,}", secret)
+    # A wrong code is refused; the right one (computed here) sets the factor up.
+    wrong = str((int(totp_code(secret)) + 1) % 1_000_000).zfill(6)
+    assert browser.post("/accounts/2fa/totp/activate/", {"code": wrong}).status_code == 200
+    assert not Authenticator.objects.filter(user=boss, type="totp").exists()
+    done = browser.post("/accounts/2fa/totp/activate/", {"code": totp_code(secret)})
+    assert done.status_code == 302
+    assert Authenticator.objects.filter(user=boss, type="totp").exists()
+    assert browser.get("/admin/").status_code == 200
+
+    # Another day, another browser: the password alone does not sign in.
+    later = timezone.now() + dt.timedelta(minutes=2)
+    with time_machine.travel(later, tick=False):
+        other = Client()
+        first = sign_in(other)
+        assert first.status_code == 302 and first["Location"].startswith("/accounts/2fa/")
+        assert not signed_in(other)
+        assert other.get("/admin/").status_code == 302
+        wrong = str((int(totp_code(secret)) + 1) % 1_000_000).zfill(6)
+        assert other.post(first["Location"], {"code": wrong}).status_code == 200
+        assert not signed_in(other)
+        answer = other.post(first["Location"], {"code": totp_code(secret)})
+        assert answer.status_code == 302 and signed_in(other)
+        assert other.get("/admin/").status_code == 200
+
+
+def test_players_sign_in_without_a_second_factor_unless_they_set_one_up():
+    player = get_user_model().objects.create_user("p", "p@example.com", PASSWORD)
+    EmailAddress.objects.create(user=player, email=player.email, primary=True, verified=True)
+    browser = Client()
+    assert sign_in(browser, "p@example.com").status_code == 302 and signed_in(browser)
+    # A player is no staff: no admin either way.
+    assert browser.get("/admin/").status_code in (302, 403)
+    secret = give_second_factor(player)
+    other = Client()
+    first = sign_in(other, "p@example.com")
+    assert first["Location"].startswith("/accounts/2fa/") and not signed_in(other)
+    assert other.post(first["Location"], {"code": totp_code(secret)}).status_code == 302
+    assert signed_in(other)
+
+
+def test_the_computed_code_matches_rfc_6238():
+    # RFC 6238, appendix B (SHA-1, 8 digits) at T = 59 s: 94287082.
+    secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"  # base32 of "12345678901234567890"
+    assert totp_code(secret, at=59, digits=8) == "94287082"
+    assert totp_code(secret, at=1111111109, digits=8) == "07081804"
