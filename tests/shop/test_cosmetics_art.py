@@ -120,8 +120,8 @@ def test_a_theme_is_as_legible_as_the_default(slug):
 @pytest.mark.parametrize("slug", sorted(BACKS))
 def test_a_card_back_is_our_own_svg(slug):
     urls = re.findall(r'url\("([^"]+)"\)', BACKS[slug])
-    assert urls == [f"../images/cosmetics/card-back-{slug}.svg"]
-    path = ART / f"card-back-{slug}.svg"
+    assert urls == [f"../images/cosmetics/{slug}.svg"]
+    path = ART / f"{slug}.svg"
     source = path.read_text()
     root = ElementTree.fromstring(source)  # well-formed
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
@@ -134,7 +134,7 @@ def test_a_card_back_is_our_own_svg(slug):
 
 
 def test_every_art_file_is_used():
-    used = {f"card-back-{slug}.svg" for slug in BACKS}
+    used = {f"{slug}.svg" for slug in BACKS}
     assert {p.name for p in ART.glob("*.svg")} == used
 
 
@@ -146,4 +146,7 @@ def test_every_cosmetic_on_sale_has_its_art_and_nothing_else_does():
         for kind in ("card_back", "board_theme")
     }
     assert sold["card_back"] == set(BACKS)
+    for item in items:
+        if item["kind"] == "card_back":  # the shop shows the same file the board does
+            assert (ART / f"{item['art']}.svg").is_file(), item
     assert sold["board_theme"] == set(THEMES)
