@@ -22,6 +22,10 @@ from game.engine.rules import DEFAULT_VERSION
 from game.rivals.personas import UnknownRival, get_difficulty, get_persona
 
 STARTER = "starter"
+# Crew sets (a ruleset's crew rows carry one): the base set is free to everyone; Night Market
+# crew are sold in the shop. Code asks a crew's set, never lists slugs.
+BASE_SET = "base"
+NIGHT_MARKET = "night-market"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,18 @@ class Catalogue:
 
     def deck(self, slug: str) -> ReadyDeck | None:
         return self.decks.get(slug)
+
+    def crew_set(self, slug: str) -> str | None:
+        """The set of crew ``slug`` (``base``, ``night-market``), None if no such crew."""
+        return self.ruleset.crew_set.get(slug)
+
+    def crew_in_set(self, name: str) -> tuple[str, ...]:
+        """The crew slugs of set ``name``, in table order."""
+        return self.ruleset.crew_in_set(name)
+
+    def night_market_crew(self) -> tuple[str, ...]:
+        """The crew sold in the shop (set ``night-market``), in table order."""
+        return self.ruleset.crew_in_set(NIGHT_MARKET)
 
 
 def _featured(raw: Mapping[str, Any], ruleset: Ruleset, enc, ready) -> Featured:
@@ -166,3 +182,14 @@ def active(version: str = DEFAULT_VERSION) -> Catalogue:
 def active_ruleset() -> Ruleset:
     """The ruleset new heists are played under (the rules page shows it)."""
     return active().ruleset
+
+
+def crew_set(slug: str, version: str = DEFAULT_VERSION) -> str | None:
+    """The set of crew ``slug`` under ruleset ``version`` (the current one by default): ``base``
+    or ``night-market``; None if the ruleset has no such crew."""
+    return get_ruleset(version).crew_set.get(slug)
+
+
+def night_market_crew(version: str = DEFAULT_VERSION) -> tuple[str, ...]:
+    """The Night Market crew of ruleset ``version`` (the current one by default), table order."""
+    return get_ruleset(version).crew_in_set(NIGHT_MARKET)

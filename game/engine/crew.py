@@ -7,7 +7,8 @@ condition *kind* is the only thing that needs code; the ruleset loader refuses u
 ruleset can never silently name a condition this engine does not understand.
 
 Conditions read only what RULES.md step 5 allows: this night's two sealed plans, both start Heats
-and which side won each vault last night (a :class:`NightContext`).
+and which side won each vault last night, and (ruleset 2026.12's widened ruling) the night number
+and this night's loot at each vault, both public before anyone plans (a :class:`NightContext`).
 """
 
 from __future__ import annotations
@@ -30,17 +31,20 @@ def other(side: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class NightContext:
-    """Everything a condition may read (RULES.md step 5), for one night.
+    """Everything a condition may read (RULES.md step 5 and the 2026.12 ruling), for one night.
 
     ``vaults[side]`` lists the vault of each crew that side sent, one entry per crew, so its
     length is the number of crew sent. ``last_winners`` maps vault -> side or None (tie, closed,
-    or night 1, when it is empty).
+    or night 1, when it is empty). ``night`` is this night's number (1-based) and ``loot`` this
+    night's loot per vault (as shown to both sides; a closed vault shows 0).
     """
 
     boost: Mapping[str, bool]
     vaults: Mapping[str, tuple[str, ...]]
     heat_start: Mapping[str, int]
     last_winners: Mapping[str, str | None]
+    night: int
+    loot: Mapping[str, int]
 
 
 Check = Callable[[NightContext, str, str, "int | None"], bool]
@@ -96,6 +100,41 @@ def _rival_sent_two_both_here(ctx: NightContext, side: str, vault: str, param: i
     return len(theirs) == 2 and theirs[0] == vault and theirs[1] == vault
 
 
+# --- Ruleset 2026.12 (the Night Market set) ---------------------------------------------------
+
+
+def _night_at_least(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.night >= param  # type: ignore[operator]
+
+
+def _vault_loot_at_least(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.loot.get(vault, 0) >= param  # type: ignore[operator]
+
+
+def _self_won_vault_last_night(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    # Ruling (Insider), as Rooftop Runner's: never on night 1 (last_winners is empty then) and a
+    # tied vault was won by nobody (None), so only a real win of this side counts.
+    return ctx.last_winners.get(vault) == side
+
+
+def _self_heat_start_at_most(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    return ctx.heat_start[side] <= param  # type: ignore[operator]
+
+
+def _rival_sent_exactly(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    # Anywhere: only how many crew the rival sent counts, not where they went.
+    return len(ctx.vaults[_OTHER[side]]) == param
+
+
+def _self_sent_exactly(ctx: NightContext, side: str, vault: str, param: int | None) -> bool:
+    # The crew itself is one of the entries: exactly 1 means it is the only crew its side sent.
+    return len(ctx.vaults[side]) == param
+
+
+# A param's bounds: a number, or the name of a ruleset number it may not pass (None: no bound).
+Bound = int | str | None
+
+
 @dataclass(frozen=True, slots=True)
 class ConditionKind:
     """One word of the vocabulary: how to check it (its words are ``text.CONDITIONS[kind]``).
@@ -109,6 +148,9 @@ class ConditionKind:
     needs_param: bool
     check: Check
     reads: frozenset[str]
+    # Bounds the loader holds the param to (inclusive), each an int or a ruleset field's name.
+    param_min: Bound = None
+    param_max: Bound = None
 
     def describe(self, param: int | None) -> str:
         return text.condition(self.kind, param)
@@ -126,12 +168,16 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             True,
             _self_heat_start_at_least,
             frozenset({"heat_start"}),
+            "heat_min",
+            "heat_max",
         ),
         ConditionKind(
             "rival_heat_start_at_least",
             True,
             _rival_heat_start_at_least,
             frozenset({"heat_start"}),
+            "heat_min",
+            "heat_max",
         ),
         ConditionKind(
             "rival_won_vault_last_night",
@@ -156,6 +202,41 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             False,
             _rival_sent_two_both_here,
             frozenset({"vaults"}),
+        ),
+        # Ruleset 2026.12 (the Night Market set).
+        ConditionKind("night_at_least", True, _night_at_least, frozenset({"night"}), 1, "nights"),
+        ConditionKind(
+            "vault_loot_at_least", True, _vault_loot_at_least, frozenset({"loot"}), 0, None
+        ),
+        ConditionKind(
+            "self_won_vault_last_night",
+            False,
+            _self_won_vault_last_night,
+            frozenset({"last_winners"}),
+        ),
+        ConditionKind(
+            "self_heat_start_at_most",
+            True,
+            _self_heat_start_at_most,
+            frozenset({"heat_start"}),
+            "heat_min",
+            "heat_max",
+        ),
+        ConditionKind(
+            "rival_sent_exactly",
+            True,
+            _rival_sent_exactly,
+            frozenset({"vaults"}),
+            0,
+            "max_crew",
+        ),
+        ConditionKind(
+            "self_sent_exactly",
+            True,
+            _self_sent_exactly,
+            frozenset({"vaults"}),
+            1,
+            "max_crew",
         ),
     )
 }

@@ -231,12 +231,15 @@ def _reveal(
     rs = state.ruleset
     ss_p, ss_r = state.sides
     # RULES.md step 5: conditions read only the two sealed plans, both start Heats and last
-    # night's winners; nothing else is put in the context.
+    # night's winners, and (the 2026.12 ruling) the night number and this night's loot, both
+    # public before anyone plans; nothing else is put in the context.
     ctx = NightContext(
         boost={PLAYER: plan_p.boost, RIVAL: plan_r.boost},
         vaults={PLAYER: tuple(v for _, v in plan_p.crew), RIVAL: tuple(v for _, v in plan_r.crew)},
         heat_start={PLAYER: ss_p.heat, RIVAL: ss_r.heat},
         last_winners=state.last_winners,
+        night=state.night,
+        loot=state.loot,
     )
     base_power = rs.base_power
     compiled = rs.compiled

@@ -17,7 +17,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from .crew import CONDITION_KINDS, Check, Condition, CrewType, Effect
+from .crew import CONDITION_KINDS, Bound, Check, Condition, CrewType, Effect
 from .errors import DeckError, RulesetError
 from .results import PowerPart
 
@@ -54,7 +54,8 @@ class Ruleset:
 
     Derived read-only lookups, built once per ruleset for the hot paths (and for rival search
     code that evaluates many positions): ``vault_slugs`` (table order), ``vault_set``,
-    ``cost[slug]``, ``base_power[slug]`` and ``compiled[slug]`` (a tuple of
+    ``cost[slug]``, ``base_power[slug]``, ``crew_set[slug]`` (the crew's set, e.g. ``base`` or
+    ``night-market``), ``sets`` (every set, in table order) and ``compiled[slug]`` (a tuple of
     :class:`CompiledEffect`, whose ``check(ctx, side, vault, param)`` is the condition).
     """
 
@@ -84,6 +85,8 @@ class Ruleset:
     compiled: Mapping[str, tuple[CompiledEffect, ...]] = field(
         init=False, repr=False, compare=False, hash=False
     )
+    crew_set: Mapping[str, str] = field(init=False, repr=False, compare=False, hash=False)
+    sets: tuple[str, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.crew, MappingProxyType):
@@ -92,6 +95,8 @@ class Ruleset:
         object.__setattr__(self, "vault_set", frozenset(v.slug for v in self.vaults))
         object.__setattr__(self, "cost", {s: c.cost for s, c in self.crew.items()})
         object.__setattr__(self, "base_power", {s: c.power for s, c in self.crew.items()})
+        object.__setattr__(self, "crew_set", {s: c.set for s, c in self.crew.items()})
+        object.__setattr__(self, "sets", tuple(dict.fromkeys(c.set for c in self.crew.values())))
         object.__setattr__(
             self,
             "compiled",
@@ -123,6 +128,10 @@ class Ruleset:
             if v.slug == slug:
                 return v.name
         raise KeyError(slug)
+
+    def crew_in_set(self, name: str) -> tuple[str, ...]:
+        """The crew slugs of set ``name`` (``base``, ``night-market``, ...), in table order."""
+        return tuple(s for s, c in self.crew.items() if c.set == name)
 
     def energy_at(self, heat: int) -> int:
         return self.energy_by_heat[heat]
@@ -223,7 +232,11 @@ def _list(value: Any, path: str, nonempty: bool = False) -> list:
     return value
 
 
-def _condition(value: Any, path: str) -> Condition:
+def _bound(bound: Bound, numbers: Mapping[str, int]) -> int | None:
+    return numbers[bound] if isinstance(bound, str) else bound
+
+
+def _condition(value: Any, path: str, numbers: Mapping[str, int]) -> Condition:
     _obj(value, path, ("kind",), ("param",))
     kind = _str(value["kind"], f"{path}.kind")
     spec = CONDITION_KINDS.get(kind)
@@ -235,15 +248,16 @@ def _condition(value: Any, path: str) -> Condition:
     if spec.needs_param:
         if "param" not in value:
             raise _fail(f"{path}.param", f"condition {kind!r} needs an integer param")
-        return Condition(kind, _int(value["param"], f"{path}.param"))
+        lo, hi = _bound(spec.param_min, numbers), _bound(spec.param_max, numbers)
+        return Condition(kind, _int(value["param"], f"{path}.param", lo, hi))
     if "param" in value:
         raise _fail(f"{path}.param", f"condition {kind!r} takes no param")
     return Condition(kind)
 
 
-def _effect(value: Any, path: str) -> Effect:
+def _effect(value: Any, path: str, numbers: Mapping[str, int]) -> Effect:
     _obj(value, path, ("condition",), ("power", "heat"))
-    cond = _condition(value["condition"], f"{path}.condition")
+    cond = _condition(value["condition"], f"{path}.condition", numbers)
     power = _int(value.get("power", 0), f"{path}.power")
     heat = _int(value.get("heat", 0), f"{path}.heat")
     if power == 0 and heat == 0:
@@ -251,7 +265,7 @@ def _effect(value: Any, path: str) -> Effect:
     return Effect(cond, power, heat)
 
 
-def _crew(value: Any, path: str) -> CrewType:
+def _crew(value: Any, path: str, numbers: Mapping[str, int]) -> CrewType:
     _obj(value, path, _CREW_KEYS)
     return CrewType(
         slug=_str(value["slug"], f"{path}.slug", _SLUG),
@@ -261,7 +275,7 @@ def _crew(value: Any, path: str) -> CrewType:
         text=_str(value["text"], f"{path}.text", empty=True),
         set=_str(value["set"], f"{path}.set", _SLUG),
         effects=tuple(
-            _effect(e, f"{path}.effects[{i}]")
+            _effect(e, f"{path}.effects[{i}]", numbers)
             for i, e in enumerate(_list(value["effects"], f"{path}.effects"))
         ),
     )
@@ -307,9 +321,18 @@ def load_ruleset(data: dict) -> Ruleset:
         )
     energy_by_heat = tuple(_int(e, f"energy_by_heat[{i}]", 0) for i, e in enumerate(energy))
 
+    # The numbers a condition's param may be bounded by (ConditionKind.param_min / param_max).
+    numbers = {
+        "nights": nights,
+        "max_crew": max_crew,
+        "heat_min": heat_min,
+        "heat_max": heat_max,
+        "loot_min": loot_min,
+        "loot_max": loot_max,
+    }
     crew: dict[str, CrewType] = {}
     for i, c in enumerate(_list(data["crew"], "crew", nonempty=True)):
-        ct = _crew(c, f"crew[{i}]")
+        ct = _crew(c, f"crew[{i}]", numbers)
         if ct.slug in crew:
             raise _fail(f"crew[{i}].slug", f"duplicate crew slug {ct.slug!r}")
         crew[ct.slug] = ct

@@ -48,6 +48,22 @@ CONDITIONS: Mapping[str, tuple[str, str]] = {
         "both rival crew are in this vault",
         "both rival crew are in this vault",
     ),
+    # Ruleset 2026.12 (the Night Market set).
+    "night_at_least": ("it is night {n} or later", "it is night {n} or later"),
+    "vault_loot_at_least": (
+        "this vault holds {n} or more Loot tonight",
+        "this vault holds {n} or more Loot tonight",
+    ),
+    "self_won_vault_last_night": (
+        "you won this vault last night",
+        "it won this vault last night",
+    ),
+    "self_heat_start_at_most": (
+        "your Heat started at {n} or less",
+        "its Heat started at {n} or less",
+    ),
+    "rival_sent_exactly": ("the rival sent {n} crew", "you sent {n} crew"),
+    "self_sent_exactly": ("you sent {n} crew", "it sent {n} crew"),
 }
 
 

@@ -128,7 +128,14 @@ def reweight_by_last_play(
     closed = frozenset(last.closed)
     slugs = tuple(sorted(set(obs.decklists[opp])))
     table = nightgame.crew_table(
-        rs.version, slugs, side_res.heat_start, me_res.heat_start, rel, closed
+        rs.version,
+        slugs,
+        side_res.heat_start,
+        me_res.heat_start,
+        rel,
+        closed,
+        night=last.night,
+        loot=nightgame.night_loot(rs, last.loot),
     )
     vidx = {v: i for i, v in enumerate(rs.vault_slugs)}
     seen = (tuple(sorted((c.crew, vidx[c.vault]) for c in side_res.crew)), side_res.boost)

@@ -5,8 +5,11 @@ it: whether the other side Boosted and which vaults its crew went to. So every p
 a *configuration* (Boost, sorted tuple of vaults), and for one night context (both start Heats,
 last night's winners, closed vaults) we tabulate, per crew type, its power at each vault for every
 (own configuration, opposing configuration) pair by calling the engine's own compiled effect
-checks. A hand's plans are then rows of an array ``power[plan, opposing configuration, vault]``,
-and a payoff matrix between two sets of plans is a couple of fancy-indexing operations.
+checks. The night context also holds the night number and this night's loot (both public before
+anyone plans; ruleset 2026.12's conditions read them); a crew table depends on them only when
+one of its crew's effects reads them. A hand's plans are then rows of an array
+``power[plan, opposing configuration, vault]``, and a payoff matrix between two sets of plans is
+a couple of fancy-indexing operations.
 
 Nothing here reads a HeistState: callers pass what an Observation shows.
 """
@@ -78,6 +81,8 @@ def _tabulate(
     slugs: tuple[str, ...],
     heat_start: Mapping[str, int],
     last_winners: Mapping[str, str],
+    night: int,
+    loot: Mapping[str, int],
     use: Callable[[CompiledEffect], bool],
     power: np.ndarray,
     heat: np.ndarray,
@@ -102,6 +107,8 @@ def _tabulate(
                 vaults={ME: mine, OPP: tuple(vaults[i] for i in vt_opp)},
                 heat_start=heat_start,
                 last_winners=last_winners,
+                night=night,
+                loot=loot,
             )
             for si, effs in enumerate(effects):
                 p0 = base[si] + (rs.boost_power if b_me else 0) if with_base else 0
@@ -130,7 +137,7 @@ def _plan_part(
     power = np.zeros((len(slugs), n_c, n_c, n_v), dtype=np.int16)
     heat = np.zeros_like(power)
     no_context = {ME: 0, OPP: 0}
-    _tabulate(rs, cf, slugs, no_context, {}, _reads_plans_only, power, heat, with_base=True)
+    _tabulate(rs, cf, slugs, no_context, {}, 0, {}, _reads_plans_only, power, heat, with_base=True)
     present = np.zeros((n_c, n_v), dtype=np.int16)
     for ci, (_, vt) in enumerate(cf.items):
         present[ci, list(set(vt))] = 1
@@ -139,7 +146,13 @@ def _plan_part(
     return power, heat, present
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
+def _context_reads(version: str, slugs: tuple[str, ...]) -> frozenset[str]:
+    """Every NightContext field some effect of these crew types reads."""
+    rs = get_ruleset(version)
+    return frozenset().union(*(e.reads for s in slugs for e in rs.compiled[s]))
+
+
 def crew_table(
     version: str,
     slugs: tuple[str, ...],
@@ -147,16 +160,44 @@ def crew_table(
     heat_opp: int,
     last_winners: tuple[str | None, ...],
     closed: frozenset[str],
+    *,
+    night: int,
+    loot: tuple[int, ...],
 ) -> CrewTable:
-    """``last_winners`` is per vault (ruleset order): ME, OPP or None, relative to this side.
+    """``last_winners`` is per vault (ruleset order): ME, OPP or None, relative to this side;
+    ``night`` is the night's number and ``loot`` its loot per vault (ruleset order), as shown.
 
-    The plan-only part is cached apart; effects that read only the start Heats or last night's
-    winners hold or not per crew type and vault, whatever the plans, so they are added to it as
-    a whole; an effect reading both (none in the vocabulary yet) is tabulated in full."""
+    Cached per night context; the night number and the loot are part of the key only when one
+    of the crew types' effects reads them, so decks without such crew share tables across
+    nights as before."""
+    reads = _context_reads(version, slugs)
+    if "night" not in reads:
+        night = 0
+    if "loot" not in reads:
+        loot = ()
+    return _crew_table(version, slugs, heat_me, heat_opp, last_winners, closed, night, loot)
+
+
+@lru_cache(maxsize=4096)
+def _crew_table(
+    version: str,
+    slugs: tuple[str, ...],
+    heat_me: int,
+    heat_opp: int,
+    last_winners: tuple[str | None, ...],
+    closed: frozenset[str],
+    night: int,
+    loot: tuple[int, ...],
+) -> CrewTable:
+    """The plan-only part is cached apart; effects that read only the night context (start
+    Heats, last night's winners, the night number, the loot) hold or not per crew type and
+    vault, whatever the plans, so they are added to it as a whole; an effect reading both (none
+    in the vocabulary yet) is tabulated in full."""
     rs = get_ruleset(version)
     cf = configs(version, closed)
     vaults = rs.vault_slugs
     lw = {v: w for v, w in zip(vaults, last_winners, strict=True) if w is not None}
+    loot_at = dict(zip(vaults, loot, strict=True)) if loot else {}
     heat_start = {ME: heat_me, OPP: heat_opp}
     power, heat, present = _plan_part(version, slugs, closed)
     ctx = NightContext(
@@ -164,6 +205,8 @@ def crew_table(
         vaults={ME: (), OPP: ()},
         heat_start=heat_start,
         last_winners=lw,
+        night=night,
+        loot=loot_at,
     )
     add_power = np.zeros((len(slugs), len(vaults)), dtype=np.int16)
     add_heat = np.zeros_like(add_power)
@@ -184,7 +227,9 @@ def crew_table(
 
     if any(mixed(e) for s in slugs for e in rs.compiled[s]):
         power, heat = power.copy(), heat.copy()
-        _tabulate(rs, cf, slugs, heat_start, lw, mixed, power, heat, with_base=False)
+        _tabulate(
+            rs, cf, slugs, heat_start, lw, night, loot_at, mixed, power, heat, with_base=False
+        )
     base_heat = np.array(
         [rs.boost_heat if b else -rs.quiet_cooling for b, _ in cf.items], dtype=np.int16
     )
@@ -323,6 +368,11 @@ def night_matrices(
     else:
         hm = ho = np.zeros((0, 0), dtype=np.int16)
     return NightMatrices(margin, hm, ho)
+
+
+def night_loot(rs: Ruleset, loot: Mapping[str, int]) -> tuple[int, ...]:
+    """A night's loot per vault in ruleset order, as the engine's NightContext holds it."""
+    return tuple(loot.get(v, 0) for v in rs.vault_slugs)
 
 
 def relative_winners(

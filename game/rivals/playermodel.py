@@ -213,6 +213,8 @@ def past_choices(obs: Observation) -> list[Choice]:
             mine_sr.heat_start,
             nightgame.relative_winners(rs, lw, opp),
             closed,
+            night=res.night,
+            loot=nightgame.night_loot(rs, res.loot),
         )
         energy = rs.energy_by_heat[opp_sr.heat_start]
         boost_ok = opp_sr.heat_start < rs.boost_lock_heat

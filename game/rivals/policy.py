@@ -69,6 +69,7 @@ def read_night(obs: Observation) -> Night:
     h_me, h_opp = obs.heat[me], obs.heat[opp]
     slugs_me = tuple(sorted(set(obs.decklists[me])))
     slugs_opp = tuple(sorted(set(obs.decklists[opp])))
+    night_loot = nightgame.night_loot(rs, obs.loot)
     t_me = nightgame.crew_table(
         version,
         slugs_me,
@@ -76,6 +77,8 @@ def read_night(obs: Observation) -> Night:
         h_opp,
         nightgame.relative_winners(rs, obs.last_winners, me),
         closed,
+        night=obs.night,
+        loot=night_loot,
     )
     t_opp = nightgame.crew_table(
         version,
@@ -84,6 +87,8 @@ def read_night(obs: Observation) -> Night:
         h_me,
         nightgame.relative_winners(rs, obs.last_winners, opp),
         closed,
+        night=obs.night,
+        loot=night_loot,
     )
     mine = nightgame.hand_plans(
         version,

@@ -27,6 +27,8 @@ contexts = st.builds(
     last_winners=st.dictionaries(
         st.sampled_from(VAULTS), st.sampled_from([PLAYER, RIVAL, None]), max_size=3
     ),
+    night=st.integers(1, 6),
+    loot=st.fixed_dictionaries({v: st.integers(0, 8) for v in VAULTS}),
 )
 
 

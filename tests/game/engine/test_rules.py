@@ -164,6 +164,9 @@ def test_every_condition_kind_is_known():
         "always", "self_boost", "self_quiet", "rival_boost", "self_heat_start_at_least",
         "rival_heat_start_at_least", "rival_won_vault_last_night", "another_own_crew_same_vault",
         "self_sent_two_split", "rival_sent_two_both_here",
+        # Ruleset 2026.12 (the Night Market set).
+        "night_at_least", "vault_loot_at_least", "self_won_vault_last_night",
+        "self_heat_start_at_most", "rival_sent_exactly", "self_sent_exactly",
     }  # fmt: skip
 
 

@@ -75,7 +75,7 @@ def test_rm_plus_solves_a_bayesian_matrix_game_like_the_lp():
         assert exploitability(u, starts, w, x, -res.fun) < 0.01
 
 
-def _full_table(version, slugs, heat_me, heat_opp, winners, closed):
+def _full_table(version, slugs, heat_me, heat_opp, winners, closed, night=1, loot=(1, 2, 3)):
     """Every effect checked for every pair of plans: what crew_table must equal."""
     rs = get_ruleset(version)
     cf = nightgame.configs(version, closed)
@@ -83,7 +83,10 @@ def _full_table(version, slugs, heat_me, heat_opp, winners, closed):
     shape = (len(slugs), len(cf.items), len(cf.items), len(rs.vault_slugs))
     power, heat = np.zeros(shape, dtype=np.int16), np.zeros(shape, dtype=np.int16)
     heat_start = {nightgame.ME: heat_me, nightgame.OPP: heat_opp}
-    nightgame._tabulate(rs, cf, slugs, heat_start, lw, lambda e: True, power, heat, with_base=True)
+    loot_at = dict(zip(rs.vault_slugs, loot, strict=True))
+    nightgame._tabulate(
+        rs, cf, slugs, heat_start, lw, night, loot_at, lambda e: True, power, heat, with_base=True
+    )
     return power, heat
 
 
@@ -100,7 +103,9 @@ def _table_cases():
 
 def test_crew_table_equals_checking_every_effect_for_every_pair_of_plans():
     for slugs, heat_me, heat_opp, winners, closed in _table_cases():
-        table = nightgame.crew_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+        table = nightgame.crew_table(
+            "2026.11", slugs, heat_me, heat_opp, winners, closed, night=1, loot=(1, 2, 3)
+        )
         power, heat = _full_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
         assert np.array_equal(table.power, power), (slugs, heat_me, heat_opp, winners, closed)
         assert np.array_equal(table.heat, heat), (slugs, heat_me, heat_opp, winners, closed)
@@ -119,13 +124,15 @@ def test_crew_table_tabulates_in_full_an_effect_reading_plans_and_context(monkey
         nightgame, "_reads_context_only", lambda e: False
     )  # heat and winner kinds now count as "mixed"
     nightgame._plan_part.cache_clear()
-    nightgame.crew_table.cache_clear()
+    nightgame._crew_table.cache_clear()
     try:
         for slugs, heat_me, heat_opp, winners, closed in list(_table_cases())[::5]:
-            table = nightgame.crew_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
+            table = nightgame.crew_table(
+                "2026.11", slugs, heat_me, heat_opp, winners, closed, night=1, loot=(1, 2, 3)
+            )
             power, heat = _full_table("2026.11", slugs, heat_me, heat_opp, winners, closed)
             assert np.array_equal(table.power, power)
             assert np.array_equal(table.heat, heat)
     finally:
         nightgame._plan_part.cache_clear()
-        nightgame.crew_table.cache_clear()
+        nightgame._crew_table.cache_clear()
