@@ -385,11 +385,21 @@ def heist(request, heist_id):
     if game.is_closed:
         return redirect("heist-result", heist_id=heist_id)
     ruleset = get_ruleset(game.ruleset)
+    you = present_heists.heist_cosmetics(game, "you")
+    rival = present_heists.heist_cosmetics(game, "rival")
     return render(
         request,
         "game/board.html",
         {
             "heist_id": heist_id,
+            # The board's hooks (data-board-theme, .card-back[data-card-back]): the cosmetics
+            # fixed when the heist started, "default" where none (static/css/cosmetics.css).
+            "board_theme": you["board_theme"] or "default",
+            "card_back": {
+                "you": you["card_back"] or "default",
+                "rival": rival["card_back"] or "default",
+            },
+            "cosmetics": {"you": you, "rival": rival},
             "api": "/api/v1/",
             "rules_json": pages.board_rules(ruleset),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
