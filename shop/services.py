@@ -582,6 +582,12 @@ def idempotency_key_check(key: object) -> str:
     return key
 
 
+def purchase_lock_id(user_id: int, key: str) -> int:
+    """The advisory lock number of one player's Idempotency-Key (64 bits of a hash)."""
+    name = f"shop-purchase:{user_id}:{key}".encode()
+    return int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
+
+
 def _key_lock(user_id: int, key: str) -> None:
     """Claim the player's key for this transaction, or refuse at once: 409
     ``request_in_progress`` while another request with the same key runs.
@@ -593,10 +599,8 @@ def _key_lock(user_id: int, key: str) -> None:
     """
     if connection.vendor != "postgresql":
         return
-    name = f"shop-purchase:{user_id}:{key}".encode()
-    lock = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock])
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [purchase_lock_id(user_id, key)])
         (claimed,) = cursor.fetchone()
     if not claimed:
         raise ApplicationError(

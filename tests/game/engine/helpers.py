@@ -40,8 +40,10 @@ def fill_deck(front: Sequence[str], ruleset: Ruleset = RS) -> tuple[str, ...]:
     return tuple(deck)
 
 
-def side_state(hand: Sequence[str], heat: int = 0, score: int = 0) -> SideState:
-    decklist = fill_deck(hand)
+def side_state(
+    hand: Sequence[str], heat: int = 0, score: int = 0, ruleset: Ruleset = RS
+) -> SideState:
+    decklist = fill_deck(hand, ruleset)
     n = len(hand)
     return SideState(decklist, tuple(range(n, len(decklist))), tuple(range(n)), (), heat, score, 1)
 
@@ -56,16 +58,20 @@ def position(
     closed: Sequence[str] = (),
     last_winners: dict[str, str | None] | None = None,
     night: int = 1,
+    ruleset: Ruleset = RS,
 ) -> HeistState:
     """A position with the given hands (card ids 0..n-1 in the order given), Heat and loot."""
     loot = dict(DEFAULT_LOOT if loot is None else loot)
     for v in closed:
         loot[v] = 0
     return HeistState(
-        ruleset=RS,
+        ruleset=ruleset,
         key=heist_key("test-position"),
         night=night,
-        sides=(side_state(player_hand, player_heat), side_state(rival_hand, rival_heat)),
+        sides=(
+            side_state(player_hand, player_heat, ruleset=ruleset),
+            side_state(rival_hand, rival_heat, ruleset=ruleset),
+        ),
         loot=loot,
         closed=frozenset(closed),
         last_winners=dict(last_winners or {}),
