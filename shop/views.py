@@ -24,6 +24,7 @@ from rest_framework.renderers import JSONRenderer
 
 from game.engine import available_versions, get_ruleset
 from shop import selectors
+from shop.api import PurchaseOutputSerializer
 from shop.models import COSMETIC_KINDS, ItemKind
 from shop.services import item_equip, item_purchase
 from veyltak_site.exceptions import ApplicationError
@@ -104,8 +105,8 @@ def _request_hash(item: str, price: int) -> str:
 
 
 def _render_answer(data: dict) -> bytes:
-    """The stored answer, in the API's shape (``{purchase: {id, item, price, at}, balance}``)."""
-    return JSONRenderer().render(data)
+    """The stored answer, exactly as the API renders it (``{purchase: {...}, balance}``)."""
+    return JSONRenderer().render(PurchaseOutputSerializer(data).data)
 
 
 @never_cache
