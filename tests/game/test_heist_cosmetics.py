@@ -23,7 +23,7 @@ def _catalogue(db):
 
 
 def own_and_wear(user, *slugs: str) -> None:
-    """Give the player ``slugs`` (bought with granted Signs) and wear them."""
+    """Give the player ``slugs`` (bought with granted Signs) and wear the cosmetics."""
     from shop.models import ShopItem
 
     for slug in slugs:
@@ -39,7 +39,8 @@ def own_and_wear(user, *slugs: str) -> None:
             price=item.price,
             render=lambda data: b"{}",
         )
-        shop_services.item_equip(user=user, kind=item.kind, item=slug)
+        if item.kind != "crew":  # crew go into decks, not on
+            shop_services.item_equip(user=user, kind=item.kind, item=slug)
 
 
 def test_a_guest_heist_wears_nothing(guest):
