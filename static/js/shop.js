@@ -99,8 +99,9 @@ if (root && root.dataset.signedIn === "true") {
   }
 
   async function equip(form) {
-    const kind = form.elements.kind.value;
-    const item = form.elements.item.value || null;
+    // namedItem: `elements.item` is the collection's own item() method, not the field.
+    const kind = form.elements.namedItem("kind").value;
+    const item = form.elements.namedItem("item").value || null;
     const result = await api("collection/equipped/", "PUT", { kind, item });
     if (!result.ok) {
       say(errorText(result), true);
