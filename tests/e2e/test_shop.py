@@ -105,7 +105,6 @@ def _board_has_hooks(page) -> bool:
 @VIEWPORTS
 def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, viewport):
     page = new_page(viewport)
-    tag = "phone" if viewport == PHONE else "desktop"
     email = _sign_up(page, site)
 
     # A first heist, played to its end: the result says what it earned.
@@ -123,13 +122,13 @@ def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, v
     page.goto(site + "/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Shop").click()
     page.wait_for_url(re.compile(r"/shop/$"))
-    _audit(page, shots, f"shop-signed-in-{tag}")
+    _audit(page, shots, "shop-signed-in")
     _buy_with_the_dialog(page, *CREW)
     _buy_with_the_dialog(page, *BACK)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.locator("#shop-live")).to_have_text(f"You now wear {BACK[1]}.")
     expect(page.locator(f"#item-{BACK[0]}")).to_have_class(re.compile(r"\bequipped\b"))
-    _audit(page, shots, f"shop-wearing-{tag}")
+    _audit(page, shots, "shop-wearing")
 
     # A deck with two of the crew, saved under a name.
     page.goto(site + "/deck/")
@@ -162,10 +161,9 @@ def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, v
 @VIEWPORTS
 def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, shots, viewport):
     page = new_page(viewport)
-    tag = "phone" if viewport == PHONE else "desktop"
     page.goto(site + "/shop/")
     expect(page.get_by_text("Sign in to buy.")).to_be_visible()
-    _audit(page, shots, f"shop-guest-{tag}")
+    _audit(page, shots, "shop-guest")
 
     email = _sign_up(page, site)
     _grant(email, 600)
@@ -174,7 +172,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
         _buy_with_the_dialog(page, slug, name, 200)
         page.get_by_role("button", name=f"Wear {name}").click()
         expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bequipped\b"))
-        _audit(page, shots, f"shop-{slug}-{tag}")
+        _audit(page, shots, f"shop-{slug}")
         hid = _start_from_picker(page, site)
         if _board_has_hooks(page):
             expect(page.locator("#board")).to_have_attribute("data-board-theme", slug)
@@ -186,9 +184,9 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
     expect(page.get_by_role("dialog")).to_be_visible()
-    _audit(page, shots, f"shop-confirm-{tag}")
+    _audit(page, shots, "shop-confirm")
     page.goto(f"{site}/shop/buy/{BACK[0]}/")
-    _audit(page, shots, f"shop-buy-page-{tag}")
+    _audit(page, shots, "shop-buy-page")
 
 
 def test_buying_without_javascript(site, new_page, shots):
