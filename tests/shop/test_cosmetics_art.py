@@ -34,15 +34,16 @@ SITE_INKS = {
     "bad": "#ffa096",
     "muted": "#b4bbd1",
 }
-# The default palette: the board's colours without a theme (static/css/site.css). A theme's pair
-# of colours is at least as legible as the same pair there, or at WCAG AAA (7:1) for normal text.
+# The default palette: the board's colours without a theme (static/css/board.css declares
+# them on the board's root). A theme's pair of colours is at least as legible as the same
+# pair there, or at WCAG AAA (7:1) for normal text.
 DEFAULT = {
     "--board-bg": "#0e1018",
     "--board-surface": "#181c29",
     "--board-ink": "#f2f3f7",
     "--board-accent": "#f5b942",
     "--board-muted": "#b4bbd1",
-    "--card-face": "#262b40",
+    "--card-face": "#23283b",
     "--card-ink": "#f2f3f7",
 }
 AAA = 7.0
