@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import CsrfSessionAuthentication
 from shop import selectors, services
-from shop.models import COSMETIC_KINDS, ItemKind, Reason
+from shop.models import COSMETIC_CHOICES, ItemKind, Reason
 from shop.permissions import SignedIn
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.schema import errors
@@ -149,7 +149,7 @@ class EquippedSerializer(serializers.Serializer):
 
 class CosmeticSerializer(serializers.Serializer):
     slug = serializers.SlugField()
-    kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in COSMETIC_KINDS])
+    kind = serializers.ChoiceField(choices=COSMETIC_CHOICES)
 
 
 class CollectionSerializer(serializers.Serializer):

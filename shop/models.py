@@ -225,6 +225,7 @@ class ItemKind(models.TextChoices):
 
 # What a player can put on (one of each at a time); crew go into decks instead.
 COSMETIC_KINDS = (ItemKind.CARD_BACK, ItemKind.BOARD_THEME, ItemKind.TITLE)
+COSMETIC_CHOICES = [(kind.value, kind.label) for kind in COSMETIC_KINDS]
 
 
 class ShopItem(models.Model):

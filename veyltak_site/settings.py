@@ -327,6 +327,11 @@ SPECTACULAR_SETTINGS = {
         "HeistOutcomeEnum": ["win", "loss", "draw"],
         # A heist's status, in the heist view and a featured slot's `you`.
         "HeistStatusEnum": ["active", "finished", "abandoned"],
+        # An encounter's vault modifier (its name from before the shop's kinds below).
+        "KindEnum": ["fixed", "raise", "double", "closed"],
+        # The shop's item kinds, and the cosmetic ones (what can be worn).
+        "ItemKindEnum": "shop.models.ItemKind",
+        "CosmeticKindEnum": "shop.models.COSMETIC_CHOICES",
     },
 }
 
