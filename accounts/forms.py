@@ -63,10 +63,18 @@ class SignupForm(AllauthSignupForm):
     birth_date = BirthDateField()
     field_order = ["email", "handle", "birth_date", "password1", "password2"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, gate_confirmed: bool = False, **kwargs):
         self.refused = False
         self.gate_passed = False
         super().__init__(*args, **kwargs)
+        # A browser that passed the guest check (and is not locked) was asked already: it is
+        # not asked again. The view still takes the verdict under the gate's lock (gate.door),
+        # so a refusal sent meanwhile wins. A date sent anyway is judged as ever: a refused
+        # one refuses (and withdraws the pass), whichever form it came from.
+        sent = self.is_bound and bool(self.data.get("birth_date"))
+        if gate_confirmed and not sent:
+            del self.fields["birth_date"]
+            self.gate_passed = True
 
     def clean_handle(self):
         value = self.cleaned_data.get("handle") or ""

@@ -55,6 +55,10 @@ class SignupView(allauth_views.SignupView):
     def closed(self):
         return refusal(self.request)
 
+    def get_form_kwargs(self):
+        # A guest who passed the check in this browser is not asked for the date again.
+        return {**super().get_form_kwargs(), "gate_confirmed": gate.session_confirmed(self.request)}
+
     def form_valid(self, form):
         # The form found the date passes; the verdict for this browser and the account made
         # from it are one serialised step, so a refusal sent at the same moment either comes

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 DIFFICULTIES = ["rookie", "hustler", "safecracker", "kingpin"]
 RIVALS = ["furnace", "quiet-hands", "the-reader", "split-circuit"]
@@ -93,6 +95,10 @@ class Player:
         self.max_heists = max_heists
         self.wait_limit = wait_limit  # the longest a player waits for the rival in one night
         self.session = requests.Session()
+        # As a browser does: a read (GET) whose reused keep-alive connection the server closed at
+        # that moment is sent once more; a write is never resent (it fails the heist instead).
+        retry = Retry(total=1, connect=1, read=1, other=0, status=0, allowed_methods={"GET"})
+        self.session.mount("http://", HTTPAdapter(max_retries=retry))
         self.costs: dict[str, int] = {}
         self.ready: list[dict | None] = []
         self.started = 0

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.core import signing
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,9 +22,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from accounts.decorators import adult_required
+from accounts.guest import existing_guest_id
 from game import catalogue
 from game.engine import DeckError, get_ruleset, text, validate_deck
-from game.owners import owner_from_request
+from game.owners import Owner, owner_from_request
 from game.presenters import catalogue as present_catalogue
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
@@ -31,7 +34,7 @@ from game.presenters.pages import SAVED
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors import featured as featured_selectors
 from game.selectors.decks import saved_deck_playable, saved_decks
-from game.selectors.heists import heist_get, heist_snapshot
+from game.selectors.heists import heist_get, heist_in_play, heist_load_any, heist_snapshot
 from game.services.decks import (
     DECK_NAME_MAX,
     SAVED_DECKS_MAX,
@@ -98,7 +101,26 @@ def home(request):
             "deck_rule": text.deck_rule(ruleset),
             "difficulties": text.either(d.name for d in catalogue_selectors.difficulties()),
             "featured_home": _featured_home(ruleset),
+            "in_play": _in_play(request),
         },
+    )
+
+
+def _in_play(request):
+    """The visitor's heist in play, for "Continue your heist" (home and Play), or None. A
+    visitor with no session yet has none, and none is started for asking."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    guest = existing_guest_id(request) or ""
+    if user_id is None and not guest:
+        return None
+    game = heist_in_play(owner=Owner(user_id=user_id, guest_id=guest))
+    if game is None:
+        return None
+    return pages.in_play_card(
+        game,
+        rival_name=catalogue_selectors.rival_get(game.rival).name,
+        nights=get_ruleset(game.ruleset).nights,
+        url=reverse("heist", kwargs={"heist_id": game.pk}),
     )
 
 
@@ -184,10 +206,21 @@ def play(request):
         }
         for p in personas
     ]
+    by_slug = {
+        "rival": {p.slug: p.name for p in personas},
+        "difficulty": {d.slug: d.name for d in difficulties},
+        "encounter": {e["slug"]: e["name"] for e in encounters},
+    }
     response = render(
         request,
         "game/play.html",
         {
+            "quick": pages.quick_heist(
+                chosen, by_slug, _deck_name(chosen["deck"], saved, starters)
+            ),
+            # The choices stay folded unless the player came to change them or something failed.
+            "choices_open": bool(error) or any(k in request.GET for k in chosen),
+            "in_play": _in_play(request),
             "rivals": rivals,
             "difficulties": difficulties,
             "encounters": encounters,
@@ -212,6 +245,13 @@ def play(request):
     if wait:
         response["Retry-After"] = str(wait)
     return response
+
+
+def _deck_name(choice, saved, starters):
+    if choice == "mine":
+        return "Your deck"
+    found = next((d["name"] for d in saved if d["choice"] == choice), None)
+    return found or next((d.name for d in starters if d.slug == choice), "")
 
 
 _CHOICE_MAX = 64  # the longest slug or choice a page posts (the API's own bound)
@@ -443,6 +483,38 @@ def heist(request, heist_id):
     )
 
 
+_SHARE_SALT = "game.replay.share"
+
+
+def _share_url(request, game) -> str | None:
+    """The replay's address for anyone holding it: signed with the heist's id, so a replay is
+    seen by its player and by those they gave the link to, never found by trying ids. None while
+    a featured slot is open (its heists share one seed: a replay would help the others)."""
+    if game.featured_slot_id is not None and game.featured_slot.closed_at is None:
+        return None
+    token = signing.dumps(str(game.pk), salt=_SHARE_SALT)
+    url = reverse("heist-replay", kwargs={"heist_id": game.pk})
+    return request.build_absolute_uri(f"{url}?{urlencode({'share': token})}")
+
+
+def _shared_heist(request, heist_id):
+    """The heist a share link names (any owner), or None when the link does not name it."""
+    token = request.GET.get("share", "")[:200]
+    try:
+        shared = signing.loads(token, salt=_SHARE_SALT)
+    except signing.BadSignature:
+        return None
+    if shared != str(heist_id):
+        return None
+    found = heist_load_any(heist_id=heist_id)
+    if found is None or not found.heist.is_closed:
+        return None
+    game = found.heist
+    if game.featured_slot_id is not None and game.featured_slot.closed_at is None:
+        return None
+    return game
+
+
 @adult_required
 def heist_result(request, heist_id):
     """Outcome, final score, Signs, rematch and the replay link."""
@@ -451,15 +523,36 @@ def heist_result(request, heist_id):
         return redirect("heist", heist_id=heist_id)
     view = present_heists.heist_view(heist_snapshot(game))
     result = view["result"]
+    difficulties = catalogue_selectors.difficulties()
+    outcome = result["outcome"] if result else "abandoned"
+    share_url = _share_url(request, game)
     return render(
         request,
         "game/result.html",
         {
             "view": view,
             "result": result,
-            "outcome": pages.OUTCOME_TEXT.get(result["outcome"], "Over") if result else "Abandoned",
+            "outcome_kind": outcome,
+            "outcome": pages.OUTCOME_TEXT.get(outcome, "Over") if result else "Abandoned",
             "nights": pages.result_nights(view["history"]),
-            "difficulties": catalogue_selectors.difficulties(),
+            "highlights": pages.result_highlights(
+                view["history"], {v["slug"]: v["name"] for v in view["vaults"]}
+            ),
+            "difficulties": difficulties,
+            "difficulty": next(
+                (d for d in difficulties if d.slug == view["rival"]["difficulty"]), None
+            ),
+            "next_level": (
+                pages.next_level(difficulties, view["rival"]["difficulty"])
+                if outcome == "win"
+                else None
+            ),
+            "share_url": share_url,
+            "share_text": pages.share_text(
+                outcome, view["rival"]["name"], view["you"]["score"], view["rival"]["score"]
+            )
+            if share_url
+            else "",
             # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
             "signs_reason": game.signs_reason,
             "urls": _urls(heist_id),
@@ -469,8 +562,13 @@ def heist_result(request, heist_id):
 
 @adult_required
 def heist_replay(request, heist_id):
-    """Step through the nights of a finished heist, one night per page (?night=N)."""
-    game = _owned_heist(request, heist_id)
+    """Step through the nights of a finished heist, one night per page (?night=N): both hands
+    as they were, the plans and the results; the technical details folded away. Its player sees
+    it, and so does anyone holding its share link (?share=, from the result page)."""
+    game = _shared_heist(request, heist_id) if "share" in request.GET else None
+    shared = game is not None
+    if game is None:
+        game = _owned_heist(request, heist_id)
     if not game.is_closed:
         return redirect("heist", heist_id=heist_id)
     snapshot = heist_snapshot(game)
@@ -486,6 +584,7 @@ def heist_replay(request, heist_id):
         (n.get("result") for n in record.get("nights", []) if n.get("night") == night), None
     )
     ruleset = get_ruleset(game.ruleset)
+    hands = pages.replay_hands(record, ruleset).get(night)
     return render(
         request,
         "game/replay.html",
@@ -495,8 +594,12 @@ def heist_replay(request, heist_id):
             "night": night,
             "count": len(history),
             "current": pages.replay_night(current, ruleset, engine) if current else None,
+            "hands": hands,
             "history": history,
             "urls": _urls(heist_id),
+            "shared": shared,
+            # A shared replay's steps keep the link's token, so a visitor can step through it.
+            "step_query": f"share={quote(request.GET['share'][:200])}&" if shared else "",
         },
     )
 

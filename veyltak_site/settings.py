@@ -242,6 +242,9 @@ RATE_LIMITS = {
 }
 # Proxies in front of the site that append to X-Forwarded-For (0: use REMOTE_ADDR as it is).
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+# allauth's own limits (sign-in, sign-up) count the same address: behind a proxy, without this,
+# every player would share the proxy's address and its sign-in limit (docs/deploy.md).
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES
 
 # --- Auth (django-allauth) --------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -8,10 +8,35 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from game.engine import Ruleset, text
+from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
 from game.models import SavedDeck
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
+
+
+def quick_heist(
+    chosen: dict[str, str], names: dict[str, dict[str, str]], deck_name: str
+) -> dict[str, Any]:
+    """The Play page's one-tap start: the choices it posts and the line that names them."""
+    encounter = names["encounter"].get(chosen["encounter"] or "", "Standard heist")
+    parts = [
+        names["rival"].get(chosen["rival"], chosen["rival"]),
+        names["difficulty"].get(chosen["difficulty"], chosen["difficulty"]),
+        encounter,
+        deck_name,
+    ]
+    return {**chosen, "summary": " · ".join(p for p in parts if p)}
+
+
+def in_play_card(heist: Any, *, rival_name: str, nights: int, url: str) -> dict[str, Any]:
+    """ "Continue your heist": where it stands and the board's address."""
+    return {
+        "url": url,
+        "rival": rival_name,
+        "night": min(heist.night, nights),
+        "nights": nights,
+        "difficulty": heist.difficulty,
+    }
 
 
 def crew_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -197,3 +222,78 @@ def rules_context(ruleset: Ruleset) -> dict[str, Any]:
             for c in ruleset.crew.values()
         ],
     }
+
+
+def result_highlights(
+    history: Sequence[dict[str, Any]], vault_names: dict[str, str]
+) -> dict[str, Any]:
+    """What the result page celebrates: the player's best night (most loot taken; the earliest
+    of equals) and how many vaults each side took, in all and per vault."""
+    nights = result_nights(history)
+    best = max(nights, key=lambda n: (n["you"], -n["night"]), default=None)
+    per_vault: dict[str, dict[str, int]] = {}
+    taken = {"you": 0, "rival": 0}
+    for n in history:
+        for v in n["vaults"]:
+            row = per_vault.setdefault(v["slug"], {"you": 0, "rival": 0})
+            if v["winner"] in taken:
+                taken[v["winner"]] += 1
+                row[v["winner"]] += 1
+    return {
+        "best_night": best if best and best["you"] > 0 else None,
+        "taken": taken,
+        "per_vault": [
+            {"name": vault_names.get(slug, slug), **row} for slug, row in per_vault.items()
+        ],
+    }
+
+
+def next_level(difficulties: Sequence[Any], current: str) -> Any | None:
+    """The difficulty after ``current`` in the catalogue's order, or None at the top."""
+    slugs = [d.slug for d in difficulties]
+    if current not in slugs:
+        return None
+    i = slugs.index(current)
+    return difficulties[i + 1] if i + 1 < len(difficulties) else None
+
+
+def share_text(outcome: str, rival: str, you: int, rival_score: int) -> str:
+    """The shareable summary's line (the replay's address goes beside it)."""
+    said = {"win": "I beat", "loss": "I lost to", "draw": "I drew with"}.get(outcome, "I played")
+    return f"{said} {rival} {you} to {rival_score} in VEYLTAK. Watch the heist night by night:"
+
+
+def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str, list]]:
+    """Both hands as they were when each night was planned, rebuilt from the replay record the
+    way its verifier does (the seeds, both decks, every sealed plan): {night: {"you": [...],
+    "rival": [...]}}, each card ``{"name", "vault"}`` (the vault's name when it was sent, else
+    None). Empty while the record has no server seed (a featured slot still open: its heists
+    share the seed, so the draws stay hidden until it closes)."""
+    if not record.get("server_seed"):
+        return {}
+    state = new_heist(
+        ruleset=ruleset,
+        player_deck=record["decks"][PLAYER],
+        rival_deck=record["decks"][RIVAL],
+        server_seed=record["server_seed"],
+        client_seed=record.get("client_seed") or "",
+        encounter=record.get("encounter"),
+    )
+    names = {c.slug: c.name for c in ruleset.crew.values()}
+    hands: dict[int, dict[str, list]] = {}
+    for entry in record.get("nights", []):
+        plans = {side: Plan.from_dict(entry["plans"][side]) for side in (PLAYER, RIVAL)}
+        night: dict[str, list] = {}
+        for side, key in ((PLAYER, "you"), (RIVAL, "rival")):
+            held = state.side(side)
+            sent = dict(plans[side].crew)
+            night[key] = [
+                {
+                    "name": names.get(held.decklist[card], held.decklist[card]),
+                    "vault": ruleset.vault_name(sent[card]) if card in sent else None,
+                }
+                for card in held.hand
+            ]
+        hands[entry["night"]] = night
+        state, _ = resolve(state, plans)
+    return hands

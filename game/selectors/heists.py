@@ -115,3 +115,12 @@ def player_heists(*, user_id: int) -> list[Heist]:
         .annotate(last_score=Subquery(last_score, output_field=JSONField()))
         .order_by("-created_at")
     )
+
+
+def heist_in_play(*, owner: Owner) -> Heist | None:
+    """The owner's heist in play touched last (the one "Continue your heist" opens), or None."""
+    return (
+        Heist.objects.filter(owner.heist_filter(), status=Heist.Status.ACTIVE)
+        .order_by("-last_activity_at")
+        .first()
+    )

@@ -11,9 +11,17 @@ from tests.e2e.conftest import pass_age_check
 SEAL = re.compile(r"^Seal")
 
 
+def open_choices(page) -> None:
+    """Unfold the Play page's choices (folded under Quick heist) if they are folded."""
+    choices = page.locator("details.more-choices")
+    if choices.count() and choices.get_attribute("open") is None:
+        page.locator("details.more-choices > summary").click()
+
+
 def start_heist(page, base: str, *, rival: str, difficulty: str) -> str:
     """Age check, pick a rival and a difficulty, Start; returns the board's URL."""
     pass_age_check(page, base, "/play/")
+    open_choices(page)
     page.get_by_role("radio", name=rival, exact=True).check()
     page.get_by_role("radio", name=difficulty, exact=True).check()
     page.get_by_role("button", name="Start the heist").click()

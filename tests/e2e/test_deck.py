@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, pass_age_check
+from tests.e2e.helpers import open_choices
 
 TWELVE = ["Mirror Courier", "Ghost Locksmith", "Paper Decoy", "Borrowed Face", "Coolant Carrier"]
 
@@ -45,6 +46,8 @@ def test_deck_builder_refuses_a_third_copy_and_a_thirteenth_card(site, new_page,
     page.get_by_role("button", name="Save deck").click()
     expect(page.get_by_text("Deck saved")).to_be_visible()
     pass_age_check(page, site, "/play/")
+    expect(page.locator("#quick-summary")).to_contain_text("Your deck")  # Quick heist plays it
+    open_choices(page)
     mine = page.get_by_role("radio", name="Your deck", exact=True)
     expect(mine).to_be_checked()
 
@@ -106,6 +109,7 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
     ]
 
     page.goto(site + "/play/")  # no age screen: the account passed it
+    open_choices(page)
     mine = page.get_by_role("radio", name="Night Shift", exact=True)
     expect(mine).to_be_checked()
     _audit(page, shots, "rival-picker-signed-in")

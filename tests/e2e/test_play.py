@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, energy_left, heist_id, start_heist
+from tests.e2e.helpers import SEAL, energy_left, heist_id, open_choices, start_heist
 
 CREW_NAMES = ["Ghost Locksmith", "Mirror Courier", "Borrowed Face", "Coolant Carrier"]
 
@@ -185,6 +185,7 @@ def test_signed_in_player_board_fits_the_phone_and_result_counts_signs(site, new
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     sign_in_new_player(page, site, email="e2e@example.com", password="a long enough password 42")
     page.goto(site + "/play/")  # no age screen: the account passed it at sign-up
+    open_choices(page)
     page.get_by_role("radio", name="The Furnace", exact=True).check()
     page.get_by_role("radio", name="Kingpin", exact=True).check()
     page.get_by_role("button", name="Start the heist").click()

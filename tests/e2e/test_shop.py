@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import finish_heist_by_api, heist_id
+from tests.e2e.helpers import finish_heist_by_api, heist_id, open_choices
 from tests.e2e.test_pages import _audit
 
 PASSWORD = "a long enough password 42"
@@ -57,6 +57,7 @@ def _sign_up(page, site: str) -> str:
 
 def _start_from_picker(page, site: str, query: str = "") -> str:
     page.goto(f"{site}/play/{query}")
+    open_choices(page)
     page.get_by_role("radio", name="The Furnace", exact=True).check()
     page.get_by_role("radio", name="Rookie", exact=True).check()
     page.get_by_role("button", name="Start the heist").click()

@@ -58,3 +58,19 @@ def test_sqlite_default_uses_wal_and_immediate_transactions(tmp_path):
     assert result.stdout.split() == ["wal", "IMMEDIATE"]
     # The secret key is generated once into var/, never committed.
     assert (tmp_path / "secret_key").read_text()
+
+
+def test_sign_in_limits_count_the_address_the_proxies_saw():
+    # allauth's sign-in and sign-up limits read the client address its own way: with
+    # NUM_PROXIES set they must count the address the proxy saw, as the site's limits do.
+    code = (
+        "from django.test import RequestFactory\n"
+        "from allauth.core.internal.httpkit import get_client_ip\n"
+        "r = RequestFactory().get('/', REMOTE_ADDR='127.0.0.1',"
+        " HTTP_X_FORWARDED_FOR='203.0.113.9')\n"
+        "print(get_client_ip(r))"
+    )
+    behind = run_django(code, check=True, NUM_PROXIES="1")
+    assert behind.stdout.strip() == "203.0.113.9"
+    direct = run_django(code, check=True, drop={"NUM_PROXIES"})
+    assert direct.stdout.strip() == "127.0.0.1"
