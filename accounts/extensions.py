@@ -3,12 +3,14 @@
 ``accounts`` imports neither ``game`` nor ``shop`` (DESIGN.md section 2). An app with something
 to show on the profile page, to add to the data export, or to answer in ``GET /api/v1/me/``
 registers it here from its ``AppConfig.ready()``; accounts asks this registry and renders what it
-gets. Three kinds of extension:
+gets. Four kinds of extension:
 
 - **profile sections**: a template included on the profile page, with the context a callable
   builds for the signed-in player (``register_profile_section``);
 - **export sections**: a top-level key of the export and the callable that builds its data for
   the player (``register_export_section``);
+- **name titles**: words shown beside the player's name at the top of the profile, from a
+  callable giving them for the player, or None (``register_name_title``);
 - **/me fields**: a field of ``GET /api/v1/me/``, declared with a DRF serializer field (so the
   OpenAPI schema names it) and a callable giving its value for the user, or None for a guest
   (``register_me_field``).
@@ -55,6 +57,7 @@ class MeField:
 _profile_sections: dict[str, ProfileSection] = {}
 _export_sections: dict[str, ExportSection] = {}
 _me_fields: dict[str, MeField] = {}
+_name_titles: dict[str, Callable[[AbstractBaseUser], str | None]] = {}
 
 
 def register_profile_section(
@@ -87,6 +90,16 @@ def register_me_field(
     if name in ME_OWN_FIELDS:
         raise ValueError(f"/me field {name!r} belongs to accounts")
     _me_fields[name] = MeField(name, field, value)
+
+
+def register_name_title(key: str, *, value: Callable[[AbstractBaseUser], str | None]) -> None:
+    """Show ``value(user)`` (when not None) beside the player's name on the profile page."""
+    _name_titles[key] = value
+
+
+def name_titles(user: AbstractBaseUser) -> list[str]:
+    """The titles shown beside the player's name, by key."""
+    return [t for _, value in sorted(_name_titles.items()) if (t := value(user)) is not None]
 
 
 def profile_sections(user: AbstractBaseUser) -> list[dict[str, Any]]:

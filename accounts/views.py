@@ -135,6 +135,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             "form": form,
             "display_name": selectors.display_name(user=user),
             "handle": selectors.public_handle(user=user),
+            # Beside the name: the title the player wears (the shop registers it).
+            "name_titles": extensions.name_titles(user),
             # What other apps show here (accounts.extensions): game's record and heists played,
             # the shop's wallet.
             "sections": extensions.profile_sections(user),

@@ -163,6 +163,11 @@ class Heist(models.Model):
     signs_reason = models.CharField(max_length=16, choices=SignsReason.choices, blank=True)
     # The Signs a ranked featured finish earned on top (None: no bonus).
     featured_bonus = models.PositiveIntegerField(null=True, blank=True)
+    # How each side looks in this heist, fixed when it starts (DESIGN.md section 7): for "you"
+    # the cosmetics the player had equipped then (shop.selectors.equipped), for "rival" its
+    # persona's (none yet). {"you": {card_back, board_theme, title}, "rival": {...}}, each value
+    # a shop slug or None; {} for a heist started before cosmetics existed (all None).
+    cosmetics = models.JSONField(default=dict, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)

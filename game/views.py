@@ -35,9 +35,16 @@ from game.selectors import catalogue as catalogue_selectors
 from game.selectors import featured as featured_selectors
 from game.selectors.decks import saved_deck_playable, saved_decks
 from game.selectors.heists import heist_get, heist_in_play, heist_load_any, heist_snapshot
-from game.services.decks import DECK_NAME_MAX, SAVED_DECKS_MAX, deck_delete, deck_save
+from game.services.decks import (
+    DECK_NAME_MAX,
+    SAVED_DECKS_MAX,
+    deck_delete,
+    deck_owned_check,
+    deck_save,
+)
 from game.services.featured import featured_heist_start
 from game.services.heists import heist_start
+from shop import selectors as shop_selectors
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
 
@@ -49,7 +56,22 @@ SESSION_DECK = "veyltak_deck"
 def _saved_decks(request, ruleset):
     decks = saved_decks(user=request.user)
     playable = {d.pk: saved_deck_playable(d, ruleset=ruleset.version) for d in decks}
-    return pages.saved_deck_rows(decks, ruleset, playable)
+    # One question to the shop for every deck: which of their crew the player does not own.
+    locked = set(shop_selectors.unowned_crew(request.user, [s for d in decks for s in d.cards]))
+    unowned = {d.pk: [s for s in dict.fromkeys(d.cards) if s in locked] for d in decks}
+    return pages.saved_deck_rows(decks, ruleset, playable, unowned)
+
+
+def _crew_locks(request, crew) -> None:
+    """Mark the Night Market crew the player does not own (all of them for a guest), with
+    their price in the shop."""
+    prices = {
+        r["slug"]: r["price"]
+        for r in shop_selectors.shop_items(request.user)
+        if r["kind"] == "crew"
+    }
+    locked = shop_selectors.unowned_crew(request.user, [row["slug"] for row in crew])
+    pages.crew_locks(crew, locked=locked, prices=prices)
 
 
 def _session_deck(request, ruleset):
@@ -259,6 +281,7 @@ def deck(request):
     save it under a name (services.deck_save) and load or delete their saved decks here."""
     ruleset = get_ruleset()
     crew = pages.crew_rows(ruleset)
+    _crew_locks(request, crew)
     starters = [
         {"slug": d.slug, "name": d.name, "deck": list(d.deck)}
         for d in catalogue_selectors.ready_decks()
@@ -290,7 +313,7 @@ def deck(request):
             pass  # a count out of bounds: whatever was asked is refused, nothing is built
         elif action.startswith(("add:", "remove:")):
             op, _, slug = action.partition(":")
-            reason = _adjust(counts, slug, op, ruleset, crew)
+            reason = _adjust(counts, slug, op, ruleset, crew, signed_in=signed_in)
         elif action.startswith("delete:") and signed_in:
             reason = _delete_saved(request, action.removeprefix("delete:"), mine)
             mine = _saved_decks(request, ruleset)
@@ -316,9 +339,14 @@ def deck(request):
                         )
                         return redirect(f"{reverse('deck')}?load={deck_row.pk}")
                 else:
-                    request.session[SESSION_DECK] = deck_list
-                    messages.success(request, "Deck saved. It is used when you pick “Your deck”.")
-                    return redirect("deck")
+                    try:  # a guest owns no Night Market crew: refused here, not at the start
+                        deck_owned_check(user_id=None, cards=deck_list, field="deck")
+                    except ApplicationError as exc:
+                        reason = exc.message
+            if reason is None and not signed_in:
+                request.session[SESSION_DECK] = deck_list
+                messages.success(request, "Deck saved. It is used when you pick “Your deck”.")
+                return redirect("deck")
     total = sum(counts.values())
     for row in crew:
         row["count"] = counts[row["slug"]]
@@ -332,7 +360,9 @@ def deck(request):
             "max_copies": ruleset.max_copies,
             "reason": reason or text.deck_reason(counts, ruleset),
             # The builder's words, for static/js/deck.js (it says the same as the page).
-            "deck_texts": json.dumps(dict(text.DECK_BUILDER), separators=(",", ":")),
+            "deck_texts": json.dumps(
+                {**text.DECK_BUILDER, **pages.LOCKED_TEXT}, separators=(",", ":")
+            ),
             "legal_text": text.DECK_BUILDER["legal"],
             "legal": text.deck_reason(counts, ruleset) is None,
             "starters": starters,
@@ -384,7 +414,7 @@ def _delete_saved(request, deck_id, mine):
     return None
 
 
-def _adjust(counts, slug, op, ruleset, crew):
+def _adjust(counts, slug, op, ruleset, crew, *, signed_in):
     """One + or - press without JavaScript; returns why it was refused, if it was."""
     names = {row["slug"]: row["name"] for row in crew}
     if slug not in names:
@@ -392,6 +422,9 @@ def _adjust(counts, slug, op, ruleset, crew):
     if op == "remove":
         counts[slug] = max(0, counts[slug] - 1)
         return None
+    if any(row["locked"] for row in crew if row["slug"] == slug):
+        key = "locked" if signed_in else "locked_guest"
+        return pages.LOCKED_TEXT[key].format(name=names[slug])
     if counts[slug] >= ruleset.max_copies:
         return text.DECK_BUILDER["too_many_copies"].format(
             max_copies=ruleset.max_copies, name=names[slug]
@@ -425,11 +458,21 @@ def heist(request, heist_id):
     if game.is_closed:
         return redirect("heist-result", heist_id=heist_id)
     ruleset = get_ruleset(game.ruleset)
+    you = present_heists.heist_cosmetics(game, "you")
+    rival = present_heists.heist_cosmetics(game, "rival")
     return render(
         request,
         "game/board.html",
         {
             "heist_id": heist_id,
+            # The board's hooks (data-board-theme, .card-back[data-card-back]): the cosmetics
+            # fixed when the heist started, "default" where none (static/css/cosmetics.css).
+            "board_theme": you["board_theme"] or "default",
+            "card_back": {
+                "you": you["card_back"] or "default",
+                "rival": rival["card_back"] or "default",
+            },
+            "cosmetics": {"you": you, "rival": rival},
             "api": "/api/v1/",
             "rules_json": pages.board_rules(ruleset),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,

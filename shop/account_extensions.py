@@ -30,6 +30,9 @@ def register() -> None:
     extensions.register_export_section(
         "wallet", data=lambda user: selectors.wallet_export(user=user)
     )
+    extensions.register_name_title(
+        "title", value=lambda user: selectors.titles_for([user.pk]).get(user.pk)
+    )
     extensions.register_me_field(
         "signs",
         field=serializers.IntegerField(help_text="The player's Signs; 0 for a guest."),

@@ -44,5 +44,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("veyltak_site.api_urls")),
+    path("shop/", include("shop.urls")),
     path("", include("game.urls")),
 ]

@@ -43,6 +43,14 @@ class HandCardSerializer(serializers.Serializer):
     crew = serializers.CharField()
 
 
+class CosmeticsSerializer(serializers.Serializer):
+    card_back = serializers.CharField(allow_null=True, help_text="Card back slug; null: default.")
+    board_theme = serializers.CharField(
+        allow_null=True, help_text="Board theme slug; null: default."
+    )
+    title = serializers.CharField(allow_null=True, help_text="Title slug; null: none.")
+
+
 class YouViewSerializer(serializers.Serializer):
     heat = serializers.IntegerField()
     energy = serializers.IntegerField()
@@ -51,6 +59,7 @@ class YouViewSerializer(serializers.Serializer):
     deck_count = serializers.IntegerField()
     discard = serializers.ListField(child=serializers.CharField())
     deck = serializers.ListField(child=serializers.CharField(), help_text="Your decklist.")
+    cosmetics = CosmeticsSerializer(help_text="Your cosmetics, fixed when the heist started.")
 
 
 class RivalViewSerializer(serializers.Serializer):
@@ -67,6 +76,7 @@ class RivalViewSerializer(serializers.Serializer):
     commitment = serializers.CharField(
         allow_null=True, help_text="SHA-256 commitment to this night's sealed rival plan."
     )
+    cosmetics = CosmeticsSerializer(help_text="The rival's cosmetics, fixed at the start.")
 
 
 class PowerPartSerializer(serializers.Serializer):
@@ -304,6 +314,16 @@ def night_result(night: HeistNight) -> dict[str, Any]:
     return present(NightResultSerializer, _night_data(night))
 
 
+COSMETIC_KINDS = ("card_back", "board_theme", "title")
+
+
+def heist_cosmetics(heist: Heist, side: str) -> dict[str, str | None]:
+    """One side's cosmetics as fixed when the heist started (``"you"`` or ``"rival"``); every
+    kind present, None where nothing was equipped (and for heists older than cosmetics)."""
+    stored = (heist.cosmetics or {}).get(side) or {}
+    return {kind: stored.get(kind) for kind in COSMETIC_KINDS}
+
+
 def _phase(heist: Heist, current: HeistNight | None) -> str:
     if heist.is_closed or current is None:
         return "finished"
@@ -349,6 +369,7 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
             "deck_count": obs.deck_count[PLAYER],
             "discard": obs.discard[PLAYER],
             "deck": obs.decklists[PLAYER],
+            "cosmetics": heist_cosmetics(heist, "you"),
         },
         "rival": {
             "slug": persona.slug,
@@ -362,6 +383,7 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
             "discard": obs.discard[RIVAL],
             "deck": obs.decklists[RIVAL],
             "commitment": current.rival_commitment if current is not None else None,
+            "cosmetics": heist_cosmetics(heist, "rival"),
         },
         "encounter": encounter_data(heist.encounter) if heist.encounter else None,
         "seed_commitment": heist.seed_commitment,

@@ -42,9 +42,38 @@ def in_play_card(heist: Any, *, rival_name: str, nights: int, url: str) -> dict[
 
 def crew_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
     return [
-        {"slug": c.slug, "name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
+        {
+            "slug": c.slug,
+            "name": c.name,
+            "cost": c.cost,
+            "power": c.power,
+            "text": c.text,
+            "set": c.set,
+        }
         for c in ruleset.crew.values()
     ]
+
+
+# The deck builder's words about crew sold in the shop (deck.js fills the same templates).
+LOCKED_TEXT = {
+    "locked": "{name} is Night Market crew: buy it in the shop to put it in your decks.",
+    "locked_guest": "{name} is Night Market crew: sign in and buy it in the shop to play it.",
+    "unowned_deck": (
+        "Can't be used: it holds Night Market crew you don't own ({names}). "
+        "Buy them in the shop, or load the deck and take them out."
+    ),
+}
+
+
+def crew_locks(
+    rows: list[dict[str, Any]], *, locked: Iterable[str], prices: dict[str, int]
+) -> None:
+    """Mark each crew row the player may not put in a deck yet (Night Market crew they do not
+    own, ``shop.selectors.unowned_crew``) with its price in the shop."""
+    locked = set(locked)
+    for row in rows:
+        row["locked"] = row["slug"] in locked
+        row["price"] = prices.get(row["slug"])
 
 
 def deck_summary(ruleset: Ruleset, deck: Iterable[str]) -> list[tuple[int, str]]:
@@ -54,22 +83,36 @@ def deck_summary(ruleset: Ruleset, deck: Iterable[str]) -> list[tuple[int, str]]
 
 
 def saved_deck_rows(
-    decks: Iterable[SavedDeck], ruleset: Ruleset, playable: dict[int, bool]
+    decks: Iterable[SavedDeck],
+    ruleset: Ruleset,
+    playable: dict[int, bool],
+    unowned: dict[int, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """A signed-in player's saved decks for a page: each with its summary and whether the
-    current ruleset still accepts it."""
-    return [
-        {
-            "id": d.pk,
-            "name": d.name,
-            "cards": list(d.cards),
-            "choice": f"{SAVED}{d.pk}",
-            "summary": deck_summary(ruleset, d.cards),
-            "legal": playable[d.pk],
-            "updated_at": d.updated_at,
-        }
-        for d in decks
-    ]
+    """A signed-in player's saved decks for a page: each with its summary and whether it can
+    be played: the current ruleset accepts it and the player owns every crew in it
+    (``unowned``: the Night Market crew they do not own, by deck; after a refund, say)."""
+    unowned = unowned or {}
+    names = {slug: c.name for slug, c in ruleset.crew.items()}
+    rows = []
+    for d in decks:
+        missing = [names.get(s, s) for s in unowned.get(d.pk, [])]
+        rows.append(
+            {
+                "id": d.pk,
+                "name": d.name,
+                "cards": list(d.cards),
+                "choice": f"{SAVED}{d.pk}",
+                "summary": deck_summary(ruleset, d.cards),
+                "legal": playable[d.pk] and not missing,
+                "rules_legal": playable[d.pk],
+                "unowned": missing,
+                "unowned_text": (
+                    LOCKED_TEXT["unowned_deck"].format(names=", ".join(missing)) if missing else ""
+                ),
+                "updated_at": d.updated_at,
+            }
+        )
+    return rows
 
 
 def board_rules(ruleset: Ruleset) -> str:

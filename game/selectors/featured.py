@@ -20,6 +20,7 @@ from django.db.models import JSONField, OuterRef, Subquery
 
 from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist, HeistNight
 from game.owners import Owner
+from shop import selectors as shop_selectors
 
 BOARD_MAX = 100  # the most entries one answer lists (DESIGN.md section 5)
 PAST_SLOTS = 7  # closed slots the featured page and the API list
@@ -40,9 +41,9 @@ class Standing:
 
 
 def player_titles(*, user_ids: list[int]) -> dict[int, str | None]:
-    """The title each player shows beside their name ({} until the shop's titles exist: then
-    this one function asks the shop's selectors)."""
-    return {}
+    """The title each player wears beside their name (its name, or None): the shop's, in one
+    query for the whole page."""
+    return shop_selectors.titles_for(user_ids)
 
 
 _COLUMNS = ("heist_id", "user_id", "score", "rival_score", "finished_at", "user__profile__handle")

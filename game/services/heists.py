@@ -54,6 +54,7 @@ from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
 from game.services.featured import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
+from shop import selectors as shop_selectors
 from shop import services as shop_services
 from shop.models import SignsReason
 from shop.services import HeistSigns
@@ -219,6 +220,12 @@ def heist_create(
             server_seed=server_seed,
             client_seed=client_seed,
             seed_commitment=seed_commitment(server_seed),
+            # Fixed now: what the player wears later never changes a heist in play (DESIGN.md
+            # section 7). Rivals wear nothing yet (no persona data says otherwise).
+            cosmetics={
+                "you": shop_selectors.equipped(owner.user_id),
+                "rival": {"card_back": None, "board_theme": None, "title": None},
+            },
         )
         if featured_slot is not None:
             featured_rank_claim(heist=heist, owner=owner, slot=featured_slot)

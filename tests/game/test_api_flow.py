@@ -17,10 +17,10 @@ VIEW_KEYS = {
     "id", "ruleset", "status", "night", "nights", "phase", "vaults", "you", "rival",
     "encounter", "seed_commitment", "featured", "ranked", "history", "result",
 }  # fmt: skip
-YOU_KEYS = {"heat", "energy", "score", "hand", "deck_count", "discard", "deck"}
+YOU_KEYS = {"heat", "energy", "score", "hand", "deck_count", "discard", "deck", "cosmetics"}
 RIVAL_KEYS = {
     "slug", "name", "difficulty", "heat", "energy", "score", "hand_count", "deck_count",
-    "discard", "deck", "commitment",
+    "discard", "deck", "commitment", "cosmetics",
 }  # fmt: skip
 RESULT_KEYS = {"night", "loot", "you", "rival", "vaults", "score"}
 

@@ -120,6 +120,22 @@ def test_titles_come_from_one_function(slot, client, monkeypatch):
     assert "night-owl" in client.get(f"/featured/{slot.slug}/").content.decode()
 
 
+def test_the_title_a_player_wears_shows_on_the_board(slot, client):
+    from shop.services import shop_catalogue_load
+    from tests.game.test_heist_cosmetics import own_and_wear
+
+    shop_catalogue_load()
+    user, _ = make_player("kingpin@example.com")
+    plain, _ = make_player("plain@example.com")
+    own_and_wear(user, "title-kingpin")
+    make_entry(slot, user, score=3, rival_score=1, finished_at=_at(4))
+    make_entry(slot, plain, score=2, rival_score=1, finished_at=_at(5))
+    entries = client.get(f"/api/v1/featured/{slot.slug}/leaderboard/").json()["entries"]
+    assert [e["title"] for e in entries] == ["Kingpin", None]
+    html = client.get(f"/featured/{slot.slug}/").content.decode()
+    assert '<span class="visually-hidden">Title: </span>Kingpin</span>' in html
+
+
 def test_deleted_account_stays_on_the_board_nameless(slot, client):
     user, _ = make_player("gone@example.com")
     make_entry(slot, user, score=3, rival_score=1, finished_at=_at(4))

@@ -1,0 +1,99 @@
+"""Cosmetics in play (DESIGN.md section 7): fixed in the heist when it starts, in the heist view
+(``you.cosmetics``, ``rival.cosmetics``) and on the board page's hooks; the title beside the
+player's name on the profile and on the featured leaderboard."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from game.models import Heist
+from shop import services as shop_services
+from tests.game.conftest import make_player, start
+
+pytestmark = pytest.mark.django_db
+
+NONE = {"card_back": None, "board_theme": None, "title": None}
+
+
+@pytest.fixture(autouse=True)
+def _catalogue(db):
+    shop_services.shop_catalogue_load()
+
+
+def own_and_wear(user, *slugs: str) -> None:
+    """Give the player ``slugs`` (bought with granted Signs) and wear the cosmetics."""
+    from shop.models import ShopItem
+
+    for slug in slugs:
+        item = ShopItem.objects.get(slug=slug)
+        shop_services.signs_credit(
+            user=user, amount=item.price, reason="grant", key=f"t:{uuid.uuid4()}"
+        )
+        shop_services.item_purchase(
+            user=user,
+            key=uuid.uuid4().hex,
+            request_hash=slug,
+            item=slug,
+            price=item.price,
+            render=lambda data: b"{}",
+        )
+        if item.kind != "crew":  # crew go into decks, not on
+            shop_services.item_equip(user=user, kind=item.kind, item=slug)
+
+
+def test_a_guest_heist_wears_nothing(guest):
+    view = start(guest)
+    assert view["you"]["cosmetics"] == NONE
+    assert view["rival"]["cosmetics"] == NONE
+
+
+def test_what_the_player_wears_is_fixed_when_the_heist_starts(db):
+    user, client = make_player("dressed@example.com")
+    own_and_wear(user, "back-neon", "theme-velvet", "title-ghost")
+    view = start(client)
+    worn = {"card_back": "back-neon", "board_theme": "theme-velvet", "title": "title-ghost"}
+    assert view["you"]["cosmetics"] == worn
+    assert view["rival"]["cosmetics"] == NONE
+    # Taking everything off (or wearing something else) later changes no heist in play.
+    for kind in ("card_back", "board_theme", "title"):
+        shop_services.item_equip(user=user, kind=kind, item=None)
+    again = client.get(f"/api/v1/heists/{view['id']}/").json()
+    assert again["you"]["cosmetics"] == worn
+    assert start(client)["you"]["cosmetics"] == NONE
+
+
+def test_the_board_page_carries_the_hooks(db):
+    user, client = make_player("board@example.com")
+    own_and_wear(user, "back-brass", "theme-harbour")
+    view = start(client)
+    page = client.get(f"/heists/{view['id']}/")
+    assert page.context["board_theme"] == "theme-harbour"
+    assert page.context["card_back"] == {"you": "back-brass", "rival": "default"}
+    plain = start(make_player("plain@example.com")[1])
+    page = make_player("x@example.com")  # another player cannot see it (404), as in the API
+    assert page[1].get(f"/heists/{plain['id']}/").status_code == 404
+
+
+def test_a_heist_from_before_cosmetics_wears_nothing(db):
+    _, client = make_player("old@example.com")
+    view = start(client)
+    Heist.objects.filter(pk=view["id"]).update(cosmetics={})
+    again = client.get(f"/api/v1/heists/{view['id']}/").json()
+    assert again["you"]["cosmetics"] == NONE and again["rival"]["cosmetics"] == NONE
+    page = client.get(f"/heists/{view['id']}/")
+    assert page.context["board_theme"] == "default"
+    assert page.context["card_back"] == {"you": "default", "rival": "default"}
+
+
+def test_the_title_shows_beside_the_name_on_the_profile(db):
+    user, client = make_player("titled@example.com")
+    html = client.get("/accounts/profile/").content.decode()
+    assert "player-title" not in html
+    own_and_wear(user, "title-kingpin")
+    html = client.get("/accounts/profile/").content.decode()
+    assert (
+        '<span class="player-title"><span class="visually-hidden">Title: </span>Kingpin</span>'
+        in (html)
+    )
