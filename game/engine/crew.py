@@ -131,7 +131,9 @@ def _self_sent_exactly(ctx: NightContext, side: str, vault: str, param: int | No
     return len(ctx.vaults[side]) == param
 
 
-# A param's bounds: a number, or the name of a ruleset number it may not pass (None: no bound).
+# A param's lower bound: a number, or the name of a ruleset number (None: no bound). There are no
+# upper bounds: a param past the ruleset's numbers (night 9 of 6) simply never holds, and a
+# variant ruleset with fewer nights or crew still loads the same crew.
 Bound = int | str | None
 
 
@@ -148,9 +150,8 @@ class ConditionKind:
     needs_param: bool
     check: Check
     reads: frozenset[str]
-    # Bounds the loader holds the param to (inclusive), each an int or a ruleset field's name.
+    # The least param the loader accepts: an int or a ruleset field's name (see Bound).
     param_min: Bound = None
-    param_max: Bound = None
 
     def describe(self, param: int | None) -> str:
         return text.condition(self.kind, param)
@@ -169,7 +170,6 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             _self_heat_start_at_least,
             frozenset({"heat_start"}),
             "heat_min",
-            "heat_max",
         ),
         ConditionKind(
             "rival_heat_start_at_least",
@@ -177,7 +177,6 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             _rival_heat_start_at_least,
             frozenset({"heat_start"}),
             "heat_min",
-            "heat_max",
         ),
         ConditionKind(
             "rival_won_vault_last_night",
@@ -204,10 +203,8 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             frozenset({"vaults"}),
         ),
         # Ruleset 2026.12 (the Night Market set).
-        ConditionKind("night_at_least", True, _night_at_least, frozenset({"night"}), 1, "nights"),
-        ConditionKind(
-            "vault_loot_at_least", True, _vault_loot_at_least, frozenset({"loot"}), 0, None
-        ),
+        ConditionKind("night_at_least", True, _night_at_least, frozenset({"night"}), 1),
+        ConditionKind("vault_loot_at_least", True, _vault_loot_at_least, frozenset({"loot"}), 0),
         ConditionKind(
             "self_won_vault_last_night",
             False,
@@ -220,7 +217,6 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             _self_heat_start_at_most,
             frozenset({"heat_start"}),
             "heat_min",
-            "heat_max",
         ),
         ConditionKind(
             "rival_sent_exactly",
@@ -228,7 +224,6 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             _rival_sent_exactly,
             frozenset({"vaults"}),
             0,
-            "max_crew",
         ),
         ConditionKind(
             "self_sent_exactly",
@@ -236,7 +231,6 @@ CONDITION_KINDS: Mapping[str, ConditionKind] = {
             _self_sent_exactly,
             frozenset({"vaults"}),
             1,
-            "max_crew",
         ),
     )
 }

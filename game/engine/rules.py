@@ -21,7 +21,7 @@ from .crew import CONDITION_KINDS, Bound, Check, Condition, CrewType, Effect
 from .errors import DeckError, RulesetError
 from .results import PowerPart
 
-DEFAULT_VERSION = "2026.11"
+DEFAULT_VERSION = "2026.12"
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -248,8 +248,8 @@ def _condition(value: Any, path: str, numbers: Mapping[str, int]) -> Condition:
     if spec.needs_param:
         if "param" not in value:
             raise _fail(f"{path}.param", f"condition {kind!r} needs an integer param")
-        lo, hi = _bound(spec.param_min, numbers), _bound(spec.param_max, numbers)
-        return Condition(kind, _int(value["param"], f"{path}.param", lo, hi))
+        least = _bound(spec.param_min, numbers)
+        return Condition(kind, _int(value["param"], f"{path}.param", least))
     if "param" in value:
         raise _fail(f"{path}.param", f"condition {kind!r} takes no param")
     return Condition(kind)
@@ -321,15 +321,8 @@ def load_ruleset(data: dict) -> Ruleset:
         )
     energy_by_heat = tuple(_int(e, f"energy_by_heat[{i}]", 0) for i, e in enumerate(energy))
 
-    # The numbers a condition's param may be bounded by (ConditionKind.param_min / param_max).
-    numbers = {
-        "nights": nights,
-        "max_crew": max_crew,
-        "heat_min": heat_min,
-        "heat_max": heat_max,
-        "loot_min": loot_min,
-        "loot_max": loot_max,
-    }
+    # The numbers a condition's least param may name (ConditionKind.param_min).
+    numbers = {"heat_min": heat_min, "loot_min": loot_min}
     crew: dict[str, CrewType] = {}
     for i, c in enumerate(_list(data["crew"], "crew", nonempty=True)):
         ct = _crew(c, f"crew[{i}]", numbers)

@@ -300,10 +300,50 @@ def effect_text(slug: str, effect: Any) -> str:
     return " and ".join(parts) + ("" if when == "always" else f" when {when}")
 
 
+# What a condition may read beyond RULES.md step 5 (the 2026.12 ruling), as the rules page says
+# it when some crew of the ruleset reads it (NightContext field -> words).
+WIDER_READS: Mapping[str, str] = {
+    "night": "the night's number",
+    "loot": "this night's Loot at the crew's vault",
+}
+
+
+def _reads_and_kinds(ruleset: Ruleset) -> tuple[set[str], set[str]]:
+    reads: set[str] = set()
+    kinds: set[str] = set()
+    for crew in ruleset.crew.values():
+        for effect in crew.effects:
+            kinds.add(effect.condition.kind)
+    for effects in ruleset.compiled.values():
+        for compiled in effects:
+            reads |= compiled.reads
+    return reads, kinds
+
+
 def rules_page(ruleset: Ruleset) -> dict[str, Any]:
     """The rules page's sentences for ``ruleset`` (RULES.md, with its rulings)."""
     rs = ruleset
     vault_names = ", ".join(v.name for v in rs.vaults)
+    reads, kinds = _reads_and_kinds(rs)
+    wider = [words for field, words in WIDER_READS.items() if field in reads]
+    reveal_reads = (
+        "Conditions read only this night's two sealed plans, both sides' Heat at the start of the "
+        "night and who won each vault last night"
+        + (
+            f", and {' and '.join(wider)}, shown to both sides before anyone plans."
+            if wider
+            else "."
+        )
+    )
+    # The "won last night" ruling (Rooftop Runner; Insider in 2026.12), in the conditions' words.
+    won = ["rival_won_vault_last_night"]
+    if "self_won_vault_last_night" in kinds:
+        won.append("self_won_vault_last_night")
+    won_words = " and ".join(f"“{CONDITIONS[k][0]}”" for k in won)
+    won_ruling = (
+        f"{won_words[0]}{won_words[1].upper()}{won_words[2:]} "
+        f"never hold{'s' if len(won) == 1 else ''} on night 1, and a tied vault was won by nobody."
+    )
     return {
         "intro": (
             f"A heist is {rs.nights} nights against a rival crew. Each night both sides secretly "
@@ -339,9 +379,7 @@ def rules_page(ruleset: Ruleset) -> dict[str, Any]:
             (
                 "Reveal",
                 f"Each crew's Power is its base Power, +{rs.boost_power} if its side Boosted, "
-                "plus every bonus whose condition holds. Conditions read only this night's two "
-                "sealed plans, both sides' Heat at the start of the night and who won each vault "
-                "last night.",
+                "plus every bonus whose condition holds. " + reveal_reads,
             ),
             (
                 "Loot",
@@ -372,8 +410,7 @@ def rules_page(ruleset: Ruleset) -> dict[str, Any]:
             f"that cools 1 ends at {min(rs.heat_max, rs.heat_max - 1 + rs.boost_heat - 1)}.",
             "“Another of your crew is in this vault” counts only your own crew: two such crew "
             "in one vault each get the bonus.",
-            "“The rival won this vault last night” never holds on night 1, and a tied vault was "
-            "won by nobody.",
+            won_ruling,
             "Loot of later nights is never shown, and the program that plays for the rival "
             "cannot read it either.",
         ],

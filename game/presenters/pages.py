@@ -148,6 +148,7 @@ def rules_context(ruleset: Ruleset) -> dict[str, Any]:
                 "cost": c.cost,
                 "power": c.power,
                 "text": c.text,
+                "set": c.set,
                 "effects": [text.effect_text(c.slug, e) for e in c.effects],
             }
             for c in ruleset.crew.values()

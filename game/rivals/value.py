@@ -41,13 +41,20 @@ def fitted_model() -> dict | None:
     return json.loads(text)
 
 
+def fitted_rulesets(model: dict) -> tuple[str, ...]:
+    """The rulesets a fit holds for: the one it was played under, and those listed with it
+    (``rulesets``) because they play the same games (the same Heat, Energy, nights and loot
+    numbers, and the rivals' self-play decks hold only crew they share)."""
+    return (model.get("ruleset"), *model.get("rulesets", ()))
+
+
 def fitted_heat_worth(rs: Ruleset, nights_left_after: int) -> np.ndarray:
     """Worth of ending tonight at each Heat, fitted from self-play (falls back to the
     hand-set worth if there is no fit for this ruleset)."""
     model = fitted_model()
     if nights_left_after <= 0:
         return np.zeros(rs.heat_max + 1, dtype=np.float32)
-    if model is None or model.get("ruleset") != rs.version:
+    if model is None or rs.version not in fitted_rulesets(model):
         return heat_worth(rs, nights_left_after)
     table = model["heat_worth"]
     key = str(min(nights_left_after, max(int(k) for k in table)))

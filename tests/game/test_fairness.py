@@ -190,3 +190,46 @@ def test_replay_command_prints_a_verifiable_record(tmp_path, record):
     assert printed["nights"] == record["nights"]
     done = verify(tmp_path, printed)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _market_record(seed: str) -> dict:
+    """A whole 2026.12 heist played by the engine, both decks drawn from every 2026.12 crew (Night
+    Market included), as the replay record the API exports (the shop decides who may play
+    them, not the rules)."""
+    from game.engine import get_ruleset
+    from tests.game.engine.helpers import play_recorded
+
+    rs = get_ruleset("2026.12")
+    _, record = play_recorded(seed, client_seed="market", ruleset=rs)
+    return record
+
+
+def test_night_market_heists_verify_offline_and_a_changed_bonus_fails(tmp_path):
+    from game.engine import get_ruleset
+
+    market = set(get_ruleset("2026.12").crew_in_set("night-market"))
+    bonuses = 0
+    for i in range(4):
+        record = _market_record(f"market-fair-{i}")
+        assert record["ruleset"] == "2026.12"
+        assert market & set(record["decks"]["player"]) and market & set(record["decks"]["rival"])
+        done = verify(tmp_path, record, f"market-{i}.json")
+        assert done.returncode == 0, done.stdout + done.stderr
+        # Change a Night Market crew's power where its condition held: the verifier names it.
+        held = [
+            (entry["night"], side, k)
+            for entry in record["nights"]
+            for side in ("player", "rival")
+            for k, crew in enumerate(entry["result"][side]["crew"])
+            if crew["crew"] in market and any(p["kind"] == "bonus" for p in crew["breakdown"])
+        ]
+        if not held:
+            continue
+        night, side, k = held[0]
+        tampered = copy.deepcopy(record)
+        tampered["nights"][night - 1]["result"][side]["crew"][k]["power"] -= 1
+        bad = verify(tmp_path, tampered, f"market-{i}-bad.json")
+        assert bad.returncode == 1, bad.stdout
+        assert f"night {night}, field result.{side}.crew[{k}].power" in bad.stdout, bad.stdout
+        bonuses += 1
+    assert bonuses >= 2

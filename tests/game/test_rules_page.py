@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from game import catalogue
-from game.engine import get_ruleset, load_ruleset
+from game.engine import get_ruleset, load_ruleset, text
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +58,23 @@ def test_every_crew_of_the_active_ruleset_with_its_numbers():
         assert words in html, words
     for title in ("Setup", "Night start", "Plan", "Seal", "Reveal", "Loot", "Heat", "Cleanup"):
         assert f"<strong>{title}.</strong>" in html
+
+
+def test_the_night_market_crew_are_listed_with_their_words():
+    ruleset = get_ruleset()
+    market = ruleset.crew_in_set("night-market")
+    assert len(market) == 7
+    html = _page()
+    rows = _crew_rows(html)
+    for slug in market:
+        crew = ruleset.crew[slug]
+        assert rows[slug] == (crew.name, crew.cost, crew.power)
+        row = html[html.index(f'data-crew="{slug}"') :]
+        row = row[: row.index("</tr>")]
+        assert crew.text in row, slug
+        for effect in crew.effects:
+            assert text.effect_text(slug, effect) in row, slug
+    assert "the night's number and this night's Loot at the crew's vault" in html
 
 
 def test_a_ruleset_with_changed_numbers_changes_the_page(monkeypatch):

@@ -20,12 +20,40 @@ from pathlib import Path
 
 import numpy as np
 
-from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    Stream,
+    available_versions,
+    get_ruleset,
+    new_heist,
+    observe,
+    resolve,
+)
 from game.rivals import policy
 from game.rivals.lab.tournament import RULESET, seat_personas
 from game.rivals.personas import get_difficulty, get_persona, list_personas
 
 OUT = Path(__file__).resolve().parent.parent / "value.json"
+
+
+def same_games(version: str) -> list[str]:
+    """The other packaged rulesets under which this self-play plays the very same games: every
+    number but the crew list equal, and every crew of the personas' decks the same card."""
+    rs = get_ruleset(version)
+    numbers = {k: v for k, v in rs.to_dict().items() if k not in ("version", "crew")}
+    used = {s for p in list_personas() for s in p.deck}
+    out = []
+    for other in available_versions():
+        o = get_ruleset(other)
+        if (
+            other == version
+            or {k: v for k, v in o.to_dict().items() if k not in ("version", "crew")} != numbers
+        ):
+            continue
+        if all(s in o.crew and o.crew[s] == rs.crew[s] for s in used):
+            out.append(other)
+    return out
 
 
 def _selfplay(seed: int) -> list[tuple[int, int, int, int, int]]:
@@ -97,6 +125,7 @@ def main() -> int:
     rs_levels = 7
     model = {
         "ruleset": RULESET,
+        "rulesets": same_games(RULESET),
         "games": args.games,
         "source": "Safecracker self-play, seeds 100000..",
         "heat_worth": fit(rows, rs_levels),

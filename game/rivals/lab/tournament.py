@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
+from game.engine import DEFAULT_VERSION, PLAYER, RIVAL, Stream, new_heist, observe, resolve
 from game.engine.night import Plan
 from game.engine.view import Observation
 from game.rivals import policy
@@ -44,7 +44,7 @@ from game.rivals.personas import (
 
 BOTS = ("random", "greedy", "rookie", "hustler", "safecracker", "kingpin")
 LEVELS = ("rookie", "hustler", "safecracker", "kingpin")
-RULESET = "2026.11"
+RULESET = DEFAULT_VERSION  # new heists' ruleset (the rivals' decks are base-set crew)
 
 
 # Extra bots by name (knob variants for experiments); forked workers inherit them.

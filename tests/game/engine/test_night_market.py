@@ -133,6 +133,15 @@ def test_rules_text_of_each_night_market_effect():
     }
 
 
+def test_the_rules_page_words_widen_with_the_ruleset():
+    old, new = words.rules_page(OLD), words.rules_page(NM)
+    reveal_old, reveal_new = dict(old["steps"])["Reveal"], dict(new["steps"])["Reveal"]
+    assert "night's number" not in reveal_old and "Loot at the crew's vault" not in reveal_old
+    assert "the night's number and this night's Loot at the crew's vault" in reveal_new
+    assert "“you won this vault last night” never hold on night 1" in new["rulings"][2]
+    assert "you won" not in old["rulings"][2] and "never holds on night 1" in old["rulings"][2]
+
+
 # --- each new condition kind, true and false -----------------------------------------------
 
 
@@ -358,22 +367,18 @@ DOUBLE, COLD, INSIDER = _index("double-agent"), _index("cold-reader"), _index("i
          f"'crew[{OWL}].effects[0].condition.param': must be an integer, got bool"),
         (lambda d: _condition_of("night-owl")(d).update(param=0),
          f"'crew[{OWL}].effects[0].condition.param': must be at least 1"),
-        (lambda d: _condition_of("night-owl")(d).update(param=7),
-         f"'crew[{OWL}].effects[0].condition.param': must be at most 6"),
         (lambda d: _condition_of("night-owl")(d).update(param=None),
          f"'crew[{OWL}].effects[0].condition.param': must be an integer, got NoneType"),
-        (lambda d: _condition_of("cold-reader")(d).update(param=7),
-         f"'crew[{COLD}].effects[0].condition.param': must be at most 6"),
+        (lambda d: _condition_of("cold-reader")(d).update(param=-1),
+         f"'crew[{COLD}].effects[0].condition.param': must be at least 0"),
+        (lambda d: _condition_of("double-agent")(d).update(param=-1),
+         f"'crew[{DOUBLE}].effects[0].condition.param': must be at least 0"),
         (lambda d: _condition_of("cold-reader")(d).pop("param"),
          f"'crew[{COLD}].effects[0].condition.param': condition 'self_heat_start_at_most' needs"),
-        (lambda d: _condition_of("double-agent")(d).update(param=3),
-         f"'crew[{DOUBLE}].effects[0].condition.param': must be at most 2"),
         (lambda d: _condition_of("double-agent")(d).update(param=[2]),
          f"'crew[{DOUBLE}].effects[0].condition.param': must be an integer, got list"),
         (lambda d: _condition_of("lone-wolf")(d).update(param=0),
          f"'crew[{WOLF}].effects[0].condition.param': must be at least 1"),
-        (lambda d: _condition_of("lone-wolf")(d).update(param=3),
-         f"'crew[{WOLF}].effects[0].condition.param': must be at most 2"),
         (lambda d: _condition_of("insider")(d).update(param=1),
          f"'crew[{INSIDER}].effects[0].condition.param': condition 'self_won_vault_last_night'"
          " takes no param"),
@@ -392,12 +397,15 @@ def test_loader_refuses_malformed_new_kinds(mutate, field):
     assert field in message, message
 
 
-def test_bounds_follow_the_ruleset_numbers():
-    # A ruleset of 8 nights may say night 8; 6 nights may not (refused above).
+def test_a_variant_with_fewer_nights_or_crew_still_loads_the_night_market():
+    # No upper bounds: Night Owl's night 5 in a 4-night variant, or Double Agent's two crew when
+    # one may be sent, just never hold.
     data = copy.deepcopy(NM.to_dict())
-    data.update(version="long", nights=8)
-    _condition_of("night-owl")(data).update(param=8)
-    assert load_ruleset(data).crew["night-owl"].effects[0].condition.param == 8
+    data.update(version="short", nights=4, max_crew=1)
+    rs = load_ruleset(data)
+    assert rs.crew["night-owl"].effects[0].condition.param == 5
+    for night in (1, 4):
+        assert not Condition("night_at_least", 5).holds(ctx(night=night), PLAYER, CV)
 
 
 def test_2026_12_round_trips():

@@ -23,7 +23,9 @@ from game.engine.crew import CONDITION_KINDS
 from game.engine.state import HeistState
 from tests.game.engine.helpers import CV, MA, fill_deck, position, side_state
 
-RS = get_ruleset()
+RS = get_ruleset()  # the default, 2026.12: the base set below, then the Night Market set
+# (tests/game/engine/test_night_market.py holds that table and 2026.12 = 2026.11 + it).
+BASE = get_ruleset("2026.11")
 
 # RULES.md "Crew (base set)": slug, name, cost, power, (condition kind, param, power, heat),
 # and the player-facing text from the rules page.
@@ -54,9 +56,10 @@ CREW_TABLE = [
 
 
 def test_default_version_and_numbers():
-    assert DEFAULT_VERSION == "2026.11"
+    assert DEFAULT_VERSION == "2026.12"
     assert DEFAULT_VERSION in available_versions()
-    assert RS.version == "2026.11"
+    assert available_versions() == ("2026.11", "2026.12")
+    assert RS.version == "2026.12"
     assert RS.nights == 6
     assert [(v.slug, v.name) for v in RS.vaults] == [
         ("memory-archive", "Memory Archive"),
@@ -75,7 +78,8 @@ def test_default_version_and_numbers():
 @pytest.mark.parametrize("row", CREW_TABLE, ids=[r[0] for r in CREW_TABLE])
 def test_every_crew_row(row):
     slug, name, cost, power, effect, text = row
-    crew = RS.crew[slug]
+    assert RS.crew[slug] == BASE.crew[slug]
+    crew = BASE.crew[slug]
     assert (crew.slug, crew.name, crew.cost, crew.power, crew.text, crew.set) == (
         slug, name, cost, power, text, "base",
     )  # fmt: skip
@@ -87,7 +91,9 @@ def test_every_crew_row(row):
 
 
 def test_crew_in_table_order():
-    assert list(RS.crew) == [r[0] for r in CREW_TABLE]
+    assert list(BASE.crew) == [r[0] for r in CREW_TABLE]
+    assert list(RS.crew)[: len(CREW_TABLE)] == [r[0] for r in CREW_TABLE]
+    assert RS.crew_in_set("base") == tuple(r[0] for r in CREW_TABLE)
 
 
 def test_get_ruleset_is_cached_and_round_trips():
@@ -127,7 +133,7 @@ def break_(mutate):
         (lambda d: d["vaults"].append(dict(d["vaults"][0])), "'vaults[3].slug': duplicate"),
         (lambda d: d["vaults"][0].update(slug="Crown Vault"), "'vaults[0].slug'"),
         (lambda d: d.update(vaults=[]), "'vaults': must not be empty"),
-        (lambda d: d["crew"].append(dict(d["crew"][0])), "'crew[12].slug': duplicate"),
+        (lambda d: d["crew"].append(dict(d["crew"][0])), f"'crew[{len(RS.crew)}].slug': duplicate"),
         (lambda d: d["crew"][3].update(cost=-1), "'crew[3].cost': must be at least 0"),
         (lambda d: d["crew"][3].pop("text"), "'crew[3].text': missing"),
         (
@@ -175,8 +181,8 @@ def test_new_crew_type_is_pure_data():
     data["version"] = "test.1"
     data["crew"].append(
         {
-            "slug": "night-owl",
-            "name": "Night Owl",
+            "slug": "dusk-owl",
+            "name": "Dusk Owl",
             "cost": 1,
             "power": 1,
             "text": "+4 power and cool 1 Heat if the rival's Heat started at 2 or more.",
@@ -188,10 +194,10 @@ def test_new_crew_type_is_pure_data():
         }
     )
     rs = load_ruleset(data)
-    assert list(rs.crew)[-1] == "night-owl"
-    base = position(player_hand=["night-owl"])  # built on the default ruleset; swap in the new one
+    assert list(rs.crew)[-1] == "dusk-owl"
+    base = position(player_hand=["dusk-owl"])  # built on the default ruleset; swap in the new one
     p = side_state(["mirror-courier"], heat=3)
-    p = p.__class__(fill_deck(["night-owl"], rs), p.deck, p.hand, (), 3, 0, 1)
+    p = p.__class__(fill_deck(["dusk-owl"], rs), p.deck, p.hand, (), 3, 0, 1)
     state = HeistState(rs, base.key, 1, (p, base.rival), base.loot, frozenset(), {}, None, ())
     rival_hot = HeistState(
         rs, base.key, 1, (p, side_state(["mirror-courier"], heat=2)), base.loot, frozenset(), {},
@@ -201,7 +207,7 @@ def test_new_crew_type_is_pure_data():
     _, hot = resolve(rival_hot, {PLAYER: Plan(((0, CV),)), RIVAL: Plan()})
     assert cold.player.crew[0].power == 1 and cold.player.heat_end == 2
     assert hot.player.crew[0].power == 5 and hot.player.heat_end == 1
-    assert "night-owl: the rival's Heat started at 2 or more" in [
+    assert "dusk-owl: the rival's Heat started at 2 or more" in [
         p.reason for p in hot.player.crew[0].breakdown
     ]
 

@@ -33,7 +33,7 @@ def test_own_hand_and_public_counts():
     assert obs.loot == state.loot and obs.night == 1 and obs.nights == 6
     assert obs.energy == {PLAYER: 3, RIVAL: 3}
     assert obs.last_winners == {} and obs.history == ()
-    assert obs.ruleset_version == "2026.11"
+    assert obs.ruleset_version == RS.version == "2026.12"
     rival_obs = observe(state, RIVAL)
     assert rival_obs.hand == tuple((c, state.rival.decklist[c]) for c in state.rival.hand)
 
