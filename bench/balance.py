@@ -186,7 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     cache = load_cache(cache_path)
     digests = {c: digest(args.ruleset, c) for c in cards}
-    todo = [(args.ruleset, c, s) for c in cards for s in seeds if (digests[c], c, s) not in cache]
+    # Seed-major, so every card's figure grows together and an interrupted run is even.
+    todo = [
+        (args.ruleset, c, s)
+        for s in seeds
+        for c in cards
+        if (digests[c], c, s) not in cache and not args.no_play
+    ]
     print(
         f"ruleset {args.ruleset}; {LEVEL} mirror matches; base decks: the persona decks in turn; "
         f"swapped: 2 x {SWAPPED_OUT}; seeds {seeds.start}..{seeds.stop - 1} "
