@@ -150,7 +150,7 @@ def plot(rows: list[tuple[str, str, float, float, float, int]], path: Path, titl
     ax.axvline(0.5, color="grey", lw=0.6)
     ax.errorbar(m, ys, xerr=[m - lo, hi - m], fmt="o", capsize=4)
     ax.set_yticks(list(ys), [r[1] for r in rows])
-    ax.set_xlim(0.3, 0.8)
+    ax.set_xlim(min(0.3, float(lo.min()) - 0.05), max(0.8, float(hi.max()) + 0.05))
     ax.set_xlabel("score of the deck with two copies (95% interval)")
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
