@@ -149,7 +149,8 @@ class SavedDeckListApi(APIView):
             **_errors(
                 **{
                     "400": "`invalid_input`, `deck_name_invalid`, `deck_wrong_size`, "
-                    "`deck_too_many_copies`, `deck_unknown_card`.",
+                    "`deck_too_many_copies`, `deck_unknown_card`, `crew_not_owned` (Night "
+                    "Market crew the player does not own).",
                     "409": "`deck_limit_reached`: the player keeps the most saved decks "
                     "allowed; delete one or save over one.",
                     **_DECK_ERRORS,
@@ -224,7 +225,8 @@ class HeistStartApi(APIView):
                 **{
                     "400": "`invalid_input`, `unknown_rival`, `unknown_difficulty`, "
                     "`unknown_encounter`, `deck_wrong_size`, `deck_too_many_copies`, "
-                    "`deck_unknown_card`.",
+                    "`deck_unknown_card`, `crew_not_owned` (Night Market crew the player "
+                    "does not own; a guest owns none).",
                     "403": _HEIST_ERRORS["403"],
                     "429": "`rate_limited`: too many starts; `Retry-After` says when to retry.",
                 }

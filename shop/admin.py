@@ -16,7 +16,17 @@ from django.db.models import QuerySet
 from django.template.response import TemplateResponse
 
 from shop import selectors, services
-from shop.models import Account, Entry, HeistEarning, Reason, Transaction
+from shop.models import (
+    Account,
+    Entry,
+    Equipped,
+    HeistEarning,
+    Ownership,
+    Purchase,
+    Reason,
+    ShopItem,
+    Transaction,
+)
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -149,7 +159,10 @@ class TransactionAdmin(ReadOnlyAdmin):
     def has_refund_permission(self, request) -> bool:
         return _may_move_signs(request)
 
-    @admin.action(description="Refund the selected purchases", permissions=["refund"])
+    @admin.action(
+        description="Refund the selected purchases (a shop item leaves the collection)",
+        permissions=["refund"],
+    )
     def refund_purchases(self, request, queryset: QuerySet[Transaction]):
         purchases = queryset.filter(reason=Reason.PURCHASE)
         form = RefundForm(request.POST if "apply" in request.POST else None)
@@ -188,3 +201,36 @@ class HeistEarningAdmin(ReadOnlyAdmin):
     list_display = ["heist_id", "user", "day", "outcome", "difficulty", "amount", "result"]
     list_filter = ["result", "outcome", "difficulty", "day"]
     search_fields = ["heist_id", "user__email"]
+
+
+# --- The shop: items are data (shop/data/catalogue.json, load_catalogue), the rest is written by
+# purchases and refunds; all read-only here. A refund is made on the purchase's transaction.
+
+
+@admin.register(ShopItem)
+class ShopItemAdmin(ReadOnlyAdmin):
+    list_display = ["slug", "kind", "name", "price", "active", "art", "position"]
+    list_filter = ["kind", "active"]
+    search_fields = ["slug", "name"]
+
+
+@admin.register(Purchase)
+class PurchaseAdmin(ReadOnlyAdmin):
+    list_display = ["id", "created_at", "user", "item", "price", "transaction"]
+    list_filter = ["item__kind"]
+    search_fields = ["user__email", "item__slug"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Ownership)
+class OwnershipAdmin(ReadOnlyAdmin):
+    list_display = ["user", "item", "purchase", "created_at"]
+    list_filter = ["item__kind"]
+    search_fields = ["user__email", "item__slug"]
+
+
+@admin.register(Equipped)
+class EquippedAdmin(ReadOnlyAdmin):
+    list_display = ["user", "kind", "item", "updated_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__email", "item__slug"]

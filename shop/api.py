@@ -3,18 +3,23 @@ render with an output serializer. Business refusals are ApplicationError."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+from django.http import HttpResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CsrfSessionAuthentication
-from shop import selectors
-from shop.models import Reason
+from shop import selectors, services
+from shop.models import COSMETIC_CHOICES, ItemKind, Reason
 from shop.permissions import SignedIn
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.schema import errors
@@ -89,3 +94,220 @@ class WalletApi(APIView):
             "next": paginator.get_next_link(),
         }
         return Response(WalletSerializer(data).data)
+
+
+# --- The shop, purchases and the collection (DESIGN.md section 5) -------------------------------
+
+
+class ShopItemSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    kind = serializers.ChoiceField(choices=ItemKind.choices)
+    name = serializers.CharField()
+    description = serializers.CharField()
+    price = serializers.IntegerField(help_text="Signs.")
+    art = serializers.CharField(
+        allow_null=True, help_text="Cosmetics: the art's name (CSS/SVG); null for crew."
+    )
+    active = serializers.BooleanField(
+        help_text="On sale. An item off sale is listed only to those who own it."
+    )
+    owned = serializers.BooleanField(help_text="The player owns it (false for a guest).")
+    equipped = serializers.BooleanField(help_text="The player wears it (cosmetics).")
+
+
+class ShopSerializer(serializers.Serializer):
+    balance = serializers.IntegerField(allow_null=True, help_text="Null for a guest.")
+    items = ShopItemSerializer(many=True, help_text="By kind, then catalogue order.")
+
+
+class PurchaseInputSerializer(serializers.Serializer):
+    # Bounds only: which items exist and what they cost is the service's (unknown_item,
+    # price_changed).
+    item = serializers.CharField(max_length=64, help_text="The item's slug.")
+    price = serializers.IntegerField(
+        min_value=0, max_value=1_000_000, help_text="The price the player was shown."
+    )
+
+
+class PurchaseSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    item = serializers.SlugField()
+    price = serializers.IntegerField()
+    at = serializers.DateTimeField()
+
+
+class PurchaseOutputSerializer(serializers.Serializer):
+    purchase = PurchaseSerializer()
+    balance = serializers.IntegerField(help_text="The wallet's balance after the purchase.")
+
+
+class EquippedSerializer(serializers.Serializer):
+    card_back = serializers.SlugField(allow_null=True)
+    board_theme = serializers.SlugField(allow_null=True)
+    title = serializers.SlugField(allow_null=True)
+
+
+class CosmeticSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    kind = serializers.ChoiceField(choices=COSMETIC_CHOICES)
+
+
+class CollectionSerializer(serializers.Serializer):
+    crew = serializers.ListField(
+        child=serializers.SlugField(),
+        help_text="Every crew type a deck of this player may hold: the base set and the "
+        "Night Market types they own.",
+    )
+    cosmetics = CosmeticSerializer(many=True, help_text="Cosmetics the player owns.")
+    equipped = EquippedSerializer()
+
+
+class EquipInputSerializer(serializers.Serializer):
+    # Any string: a kind that is not a cosmetic is the service's `wrong_kind`.
+    kind = serializers.CharField(max_length=32, help_text="card_back, board_theme or title.")
+    item = serializers.CharField(
+        max_length=64, allow_null=True, help_text="The item's slug; null takes it off."
+    )
+
+
+def _render_purchase(data: dict) -> bytes:
+    return JSONRenderer().render(PurchaseOutputSerializer(data).data)
+
+
+def _request_hash(data: dict) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@method_decorator(never_cache, name="dispatch")
+class ShopApi(APIView):
+    """The shop's items with the player's owned and equipped state; a guest sees the shop too,
+    with ``balance: null``."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+
+    @extend_schema(responses={200: ShopSerializer})
+    def get(self, request):
+        user = request.user
+        data = {
+            "balance": selectors.wallet_balance(user=user),
+            "items": selectors.shop_items(user if user.is_authenticated else None),
+        }
+        return Response(ShopSerializer(data).data)
+
+
+_IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="1 to 64 visible ASCII characters, new for each purchase the player means. "
+    "Sent again with the same body, it answers with the first answer; a key belongs to one "
+    "player and is kept at least 24 hours.",
+)
+_REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    str,
+    OpenApiParameter.HEADER,
+    enum=["true"],
+    response=[201],
+    description="`true` when this is the stored answer to an earlier request with the key.",
+)
+
+
+@method_decorator(never_cache, name="dispatch")
+class PurchaseApi(APIView):
+    """Buy an item with Signs, once per Idempotency-Key."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=PurchaseInputSerializer,
+        parameters=[_IDEMPOTENCY_KEY, _REPLAYED],
+        description=(
+            "One database transaction writes the purchase, the ledger's debit (reason "
+            "`purchase`), the item into the collection and the stored answer for the key. "
+            "The same key with the same body answers with that first answer again, status "
+            "and body byte for byte, with `Idempotent-Replayed: true`. A refused purchase "
+            "stores nothing: the key may be sent again."
+        ),
+        responses={
+            201: OpenApiResponse(
+                PurchaseOutputSerializer, description="Bought (or the stored answer again)."
+            ),
+            **errors(
+                **{
+                    "400": "`idempotency_key_required`: no Idempotency-Key header, or not 1 "
+                    "to 64 visible ASCII characters; `invalid_input`.",
+                    "403": "`sign_in_required`: guests cannot buy.",
+                    "404": "`unknown_item`: the shop sells nothing by that slug.",
+                    "409": "`already_owned`; `insufficient_signs`; `price_changed`: the body's "
+                    "price is not today's; `request_in_progress`: a request with this key "
+                    "is still being processed.",
+                    "422": "`idempotency_key_reused`: this key was used with another body.",
+                }
+            ),
+        },
+    )
+    def post(self, request):
+        key = services.idempotency_key_check(request.headers.get("Idempotency-Key"))
+        data = PurchaseInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        answer = services.item_purchase(
+            user=request.user,
+            key=key,
+            request_hash=_request_hash(dict(data.validated_data)),
+            item=data.validated_data["item"],
+            price=data.validated_data["price"],
+            render=_render_purchase,
+        )
+        response = HttpResponse(
+            answer.body, status=answer.status_code, content_type="application/json"
+        )
+        if answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+@method_decorator(never_cache, name="dispatch")
+class CollectionApi(APIView):
+    """What the player owns: the crew their decks may hold, their cosmetics and what they wear.
+    A guest's collection is the base set."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+
+    @extend_schema(responses={200: CollectionSerializer})
+    def get(self, request):
+        return Response(CollectionSerializer(selectors.collection(request.user)).data)
+
+
+@method_decorator(never_cache, name="dispatch")
+class EquipApi(APIView):
+    """Wear a cosmetic the player owns, or take one kind off."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+    permission_classes = [SignedIn]
+
+    @extend_schema(
+        request=EquipInputSerializer,
+        responses={
+            200: OpenApiResponse(CollectionSerializer, description="The collection after it."),
+            **errors(
+                **{
+                    "400": "`wrong_kind`: the kind is not card_back, board_theme or title, "
+                    "or the item is of another kind; `invalid_input`.",
+                    "403": "`sign_in_required`: guests wear the defaults.",
+                    "404": "`unknown_item`: the shop has nothing by that slug.",
+                    "409": "`not_owned`: buy it first.",
+                }
+            ),
+        },
+    )
+    def put(self, request):
+        data = EquipInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.item_equip(
+            user=request.user, kind=data.validated_data["kind"], item=data.validated_data["item"]
+        )
+        return Response(CollectionSerializer(selectors.collection(request.user)).data)

@@ -211,3 +211,161 @@ class HeistEarning(models.Model):
 
     def __str__(self) -> str:
         return f"heist {self.heist_id}: {self.amount} ({self.result})"
+
+
+# --- The shop: catalogue, purchases, collection (DESIGN.md sections 5-7) -----------------------
+
+
+class ItemKind(models.TextChoices):
+    CREW = "crew", "Crew card"
+    CARD_BACK = "card_back", "Card back"
+    BOARD_THEME = "board_theme", "Board theme"
+    TITLE = "title", "Title"
+
+
+# What a player can put on (one of each at a time); crew go into decks instead.
+COSMETIC_KINDS = (ItemKind.CARD_BACK, ItemKind.BOARD_THEME, ItemKind.TITLE)
+COSMETIC_CHOICES = [(kind.value, kind.label) for kind in COSMETIC_KINDS]
+
+
+class ShopItem(models.Model):
+    """One thing the shop sells, copied from ``shop/data/catalogue.json`` by ``load_catalogue``
+    (services.shop_catalogue_load). Never deleted once sold (purchases name it): an item that
+    leaves the file stays here with ``active`` False, still owned by whoever bought it."""
+
+    slug = models.SlugField(max_length=40, unique=True)
+    kind = models.CharField(max_length=16, choices=ItemKind.choices)
+    name = models.CharField(max_length=60)
+    description = models.CharField(max_length=300)
+    price = models.PositiveIntegerField(help_text="Signs, from the catalogue file.")
+    active = models.BooleanField(default=True, help_text="On sale.")
+    # Cosmetics: the name the CSS and SVG art key on (static/css/cosmetics.css). Empty for crew.
+    art = models.SlugField(max_length=60, blank=True)
+    position = models.PositiveIntegerField(default=0, help_text="Order in the catalogue file.")
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(price__gt=0), name="shop_item_price_positive"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in ItemKind]), name="shop_item_kind_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind}, {self.price} Signs)"
+
+    @property
+    def is_cosmetic(self) -> bool:
+        return self.kind in COSMETIC_KINDS
+
+
+class Purchase(models.Model):
+    """One item bought: the price paid and the ledger transaction that paid it, written in one
+    database transaction with the player's :class:`Ownership` and the stored answer of the
+    request (:class:`IdempotencyRecord`)."""
+
+    id = models.BigAutoField(primary_key=True)
+    # SET_NULL, as the wallet: a deleted player's purchases stay with the ledger, anonymised.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="shop_purchases",
+    )
+    item = models.ForeignKey(ShopItem, on_delete=models.PROTECT, related_name="purchases")
+    price = models.PositiveIntegerField()
+    transaction = models.OneToOneField(
+        Transaction, on_delete=models.PROTECT, related_name="purchase"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(price__gt=0), name="shop_purchase_price_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"purchase {self.pk}: {self.item_id} for {self.price}"
+
+
+class Ownership(models.Model):
+    """A player owns an item (their collection). One row per player and item: the database
+    refuses a second, so two purchases of one item at once cannot both land. A refund of the
+    purchase deletes the row (services.signs_refund)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shop_ownerships"
+    )
+    item = models.ForeignKey(ShopItem, on_delete=models.PROTECT, related_name="owners")
+    purchase = models.OneToOneField(
+        Purchase, null=True, blank=True, on_delete=models.PROTECT, related_name="ownership"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "item"], name="shop_ownership_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} owns {self.item_id}"
+
+
+class Equipped(models.Model):
+    """The cosmetic a player wears of one kind (at most one per kind). ``kind`` repeats the
+    item's kind so the database can keep one per kind; the service checks they agree."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shop_equipped"
+    )
+    kind = models.CharField(max_length=16, choices=ItemKind.choices)
+    item = models.ForeignKey(ShopItem, on_delete=models.PROTECT, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["user", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="shop_equipped_one_per_kind"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in COSMETIC_KINDS]),
+                name="shop_equipped_cosmetic_only",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} wears {self.item_id} as {self.kind}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored answer of a purchase request, by the player's ``Idempotency-Key``.
+
+    Written in the purchase's own database transaction, so a key has an answer exactly when its
+    purchase happened. ``request_hash`` is the SHA-256 of the request body in canonical JSON:
+    the same key with another body is refused. ``body`` is the answer as sent, byte for byte.
+    Removed after IDEMPOTENCY_KEY_HOURS by a beat task (services.idempotency_records_clear).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.TextField()
+    purchase = models.OneToOneField(
+        Purchase, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="shop_idempotency_key_once"),
+            models.CheckConstraint(condition=~Q(key=""), name="shop_idempotency_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"key {self.key!r} of {self.user_id} ({self.status_code})"

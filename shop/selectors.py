@@ -1,14 +1,28 @@
-"""Reads of the Signs ledger: wallets, their entries, system balances and the ledger's check."""
+"""Reads of the shop: the Signs ledger (wallets, their entries, system balances and the
+ledger's check), and the catalogue, collections and what players wear (DESIGN.md 5-7)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from shop.models import Account, Entry, Reason, Transaction
+from game.engine import DEFAULT_VERSION, get_ruleset
+from shop.catalogue import night_market_crew
+from shop.models import (
+    COSMETIC_KINDS,
+    Account,
+    Entry,
+    Equipped,
+    ItemKind,
+    Ownership,
+    Reason,
+    ShopItem,
+    Transaction,
+)
 
 
 def wallet_get(*, user: AbstractBaseUser) -> Account | None:
@@ -169,3 +183,129 @@ def ledger_problems() -> list[LedgerProblem]:
     if total != 0:
         problems.append(LedgerProblem(None, f"all entries sum to {total}, not 0"))
     return problems
+
+
+# --- The shop: catalogue, collections, what players wear ---------------------------------------
+
+_KIND_ORDER = {kind.value: n for n, kind in enumerate(ItemKind)}
+
+
+def _user_pk(user: AbstractBaseUser | int | None) -> int | None:
+    """A player's id; None for a guest (None, an anonymous user or an unsaved one)."""
+    if user is None:
+        return None
+    if isinstance(user, int):
+        return user
+    if not user.is_authenticated:
+        return None
+    return user.pk
+
+
+def owned_slugs(user: AbstractBaseUser | int | None) -> set[str]:
+    """The slugs of every item the player owns (empty for a guest)."""
+    uid = _user_pk(user)
+    if uid is None:
+        return set()
+    return set(Ownership.objects.filter(user_id=uid).values_list("item__slug", flat=True))
+
+
+def unowned_crew(user: AbstractBaseUser | int | None, slugs: Iterable[str]) -> list[str]:
+    """Those of ``slugs`` that are Night Market crew the player does not own, once each, in the
+    order given (a guest owns none). Base-set crew and unknown slugs are not this question's:
+    the engine's deck check answers for those.
+
+    Night Market means either the rulesets put the type in the set ``night-market`` or the
+    shop sells it as crew, so a type on sale can never be used without buying it.
+    """
+    slugs = [s for s in dict.fromkeys(slugs) if isinstance(s, str)]
+    if not slugs:
+        return []
+    locked = night_market_crew() | set(
+        ShopItem.objects.filter(kind=ItemKind.CREW, slug__in=slugs).values_list("slug", flat=True)
+    )
+    wanted = [s for s in slugs if s in locked]
+    if not wanted:
+        return []
+    uid = _user_pk(user)
+    owned = (
+        set(
+            Ownership.objects.filter(user_id=uid, item__slug__in=wanted).values_list(
+                "item__slug", flat=True
+            )
+        )
+        if uid is not None
+        else set()
+    )
+    return [s for s in wanted if s not in owned]
+
+
+def equipped(user: AbstractBaseUser | int | None) -> dict[str, str | None]:
+    """``{"card_back": slug|None, "board_theme": slug|None, "title": slug|None}``."""
+    worn: dict[str, str | None] = {kind.value: None for kind in COSMETIC_KINDS}
+    uid = _user_pk(user)
+    if uid is not None:
+        worn.update(Equipped.objects.filter(user_id=uid).values_list("kind", "item__slug"))
+    return worn
+
+
+def collection(user: AbstractBaseUser | int | None, *, ruleset: str = DEFAULT_VERSION) -> dict:
+    """The collection as DESIGN.md section 5 shows it: ``crew`` (every type of ``ruleset`` a
+    deck of this player may hold, in the ruleset's order: the base set and the Night Market
+    types they own), ``cosmetics`` (``[{slug, kind}]`` they own, in catalogue order) and
+    ``equipped``."""
+    uid = _user_pk(user)
+    owned = (
+        list(
+            ShopItem.objects.filter(owners__user_id=uid)
+            .order_by("position", "pk")
+            .values_list("slug", "kind")
+        )
+        if uid is not None
+        else []
+    )
+    crew_slugs = list(get_ruleset(ruleset).crew)
+    blocked = set(unowned_crew(uid, crew_slugs))
+    return {
+        "crew": [s for s in crew_slugs if s not in blocked],
+        "cosmetics": [
+            {"slug": slug, "kind": kind} for slug, kind in owned if kind in COSMETIC_KINDS
+        ],
+        "equipped": equipped(uid),
+    }
+
+
+def shop_items(user: AbstractBaseUser | int | None) -> list[dict]:
+    """The shop's shelf: every item on sale, and any the player owns that is off sale, by
+    kind (crew, card backs, board themes, titles) then catalogue order; each with ``owned``
+    and ``equipped`` for this player (False for a guest)."""
+    uid = _user_pk(user)
+    owned = owned_slugs(uid)
+    worn = set(equipped(uid).values()) - {None}
+    items = ShopItem.objects.filter(Q(active=True) | Q(slug__in=owned))
+    rows = [
+        {
+            "slug": i.slug,
+            "kind": i.kind,
+            "name": i.name,
+            "description": i.description,
+            "price": i.price,
+            "art": i.art or None,
+            "active": i.active,
+            "owned": i.slug in owned,
+            "equipped": i.slug in worn,
+        }
+        for i in items
+    ]
+    rows.sort(key=lambda r: _KIND_ORDER[r["kind"]])  # stable: catalogue order within a kind
+    return rows
+
+
+def titles_for(user_ids: Sequence[int]) -> dict[int, str | None]:
+    """Each player's worn title's name, or None (leaderboards, profiles): one query."""
+    titles: dict[int, str | None] = {uid: None for uid in user_ids}
+    titles.update(
+        Equipped.objects.filter(user_id__in=list(titles), kind=ItemKind.TITLE).values_list(
+            "user_id", "item__name"
+        )
+    )
+    return titles

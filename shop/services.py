@@ -25,16 +25,34 @@ heist by its caller (``game.services.heist_finish``), inside the transaction tha
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F
+from django.utils import timezone
 
+from shop.catalogue import get_catalogue
 from shop.economy import OUTCOMES, EconomyError, get_economy
-from shop.models import Account, Entry, HeistEarning, Reason, SignsReason, Transaction
+from shop.models import (
+    COSMETIC_KINDS,
+    Account,
+    Entry,
+    Equipped,
+    HeistEarning,
+    IdempotencyRecord,
+    ItemKind,
+    Ownership,
+    Purchase,
+    Reason,
+    ShopItem,
+    SignsReason,
+    Transaction,
+)
 from veyltak_site.exceptions import ApplicationError
 
 # The system account on the other side of each reason.
@@ -471,7 +489,9 @@ def signs_refund(
     actor: AbstractBaseUser | None = None,
     note: str = "",
 ) -> Posted:
-    """Give back a purchase's Signs, all (``amount`` None) or part, once.
+    """Give back a purchase's Signs, all (``amount`` None) or part, once. A refunded shop
+    purchase takes its item back: the player no longer owns it (nor wears it), in the same
+    database transaction, so a refund cannot leave an item both paid back and kept.
 
     Refused: 404 ``not_found``; 409 ``not_refundable`` (not a purchase); 400 ``invalid_amount``
     (more than was paid, or not above zero); 409 ``already_refunded``.
@@ -495,7 +515,7 @@ def signs_refund(
         raise ApplicationError(
             "already_refunded", "This purchase has been refunded already.", status_code=409
         )
-    return _post(
+    posted = _post(
         lines={wallet.pk: amount, system: -amount},
         locked=locked,
         reason=Reason.REFUND,
@@ -505,3 +525,254 @@ def signs_refund(
         actor_id=actor.pk if actor is not None else None,
         refund_of=purchase,
     )
+    _ownership_revoke(transaction_id=purchase.pk)
+    return posted
+
+
+# --- The shop: catalogue, purchases, equipping (DESIGN.md sections 5-7) -------------------------
+
+IDEMPOTENCY_KEY_MAX = IdempotencyRecord._meta.get_field("key").max_length
+
+
+@transaction.atomic
+def shop_catalogue_load() -> int:
+    """Copy the catalogue file into the ShopItem table; safe to run again. An item that left
+    the file is kept (purchases and collections name it) and taken off sale. Returns the
+    number of items in the file."""
+    catalogue = get_catalogue()
+    for position, item in enumerate(catalogue.items):
+        ShopItem.objects.update_or_create(
+            slug=item.slug,
+            defaults={
+                "kind": item.kind,
+                "name": item.name,
+                "description": item.description,
+                "price": item.price,
+                "active": item.active,
+                "art": item.art,
+                "position": position,
+            },
+        )
+    ShopItem.objects.exclude(slug__in=[i.slug for i in catalogue.items]).update(active=False)
+    return len(catalogue.items)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """A purchase request's answer as sent the first time: ``body`` byte for byte.
+    ``replayed`` is True when this request found the answer stored by an earlier one."""
+
+    status_code: int
+    body: bytes
+    replayed: bool
+
+
+def idempotency_key_check(key: object) -> str:
+    """The ``Idempotency-Key`` header: 1 to 64 visible ASCII characters, else 400."""
+    if (
+        not isinstance(key, str)
+        or not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX
+        or not all("!" <= c <= "~" for c in key)
+    ):
+        raise ApplicationError(
+            "idempotency_key_required",
+            f"A purchase needs an Idempotency-Key header of 1 to {IDEMPOTENCY_KEY_MAX} "
+            "visible ASCII characters, new for each purchase.",
+        )
+    return key
+
+
+def purchase_lock_id(user_id: int, key: str) -> int:
+    """The advisory lock number of one player's Idempotency-Key (64 bits of a hash)."""
+    name = f"shop-purchase:{user_id}:{key}".encode()
+    return int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
+
+
+def _key_lock(user_id: int, key: str) -> None:
+    """Claim the player's key for this transaction, or refuse at once: 409
+    ``request_in_progress`` while another request with the same key runs.
+
+    PostgreSQL: a transaction-scoped advisory lock, tried without waiting (a retried request
+    should learn its first copy is still running, not queue behind it). It is released after
+    the commit is visible, so whoever takes it next finds the stored answer. SQLite runs one
+    writing transaction at a time (IMMEDIATE), which serialises the same way.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [purchase_lock_id(user_id, key)])
+        (claimed,) = cursor.fetchone()
+    if not claimed:
+        raise ApplicationError(
+            "request_in_progress",
+            "A request with this Idempotency-Key is still being processed; ask again shortly.",
+            status_code=409,
+        )
+
+
+@transaction.atomic
+def item_purchase(
+    *,
+    user: AbstractBaseUser,
+    key: str,
+    request_hash: str,
+    item: object,
+    price: object,
+    render: Callable[[dict], bytes],
+) -> StoredAnswer:
+    """Buy ``item`` (a slug) at ``price`` (what the player was shown), once per ``key``.
+
+    One database transaction writes the purchase, its ledger transaction (reason
+    ``purchase``), the player's ownership and the stored answer (``render`` turns the answer's
+    data into the bytes sent). The key belongs to the player:
+
+    - a key with a stored answer and the same ``request_hash`` answers with it again
+      (``replayed``) and writes nothing; with another hash: 422 ``idempotency_key_reused``;
+    - a key another request is processing: 409 ``request_in_progress``.
+
+    Refusals (nothing is written and nothing is stored, so the key stays free to retry):
+    404 ``unknown_item`` (not in the catalogue or not on sale); 409 ``price_changed`` (``price``
+    is not today's), ``already_owned``, ``insufficient_signs``.
+
+    Locks: the key (advisory), then the wallet (``_lock``, the ledger's own). Ownership is
+    checked under the wallet's lock, so two purchases of one item with different keys queue
+    there and the second finds the first's row; the unique ownership backs it.
+    """
+    uid = _user_id(user)
+    key = idempotency_key_check(key)
+    _key_lock(uid, key)
+    stored = IdempotencyRecord.objects.filter(user_id=uid, key=key).first()
+    if stored is not None:
+        if stored.request_hash != request_hash:
+            raise ApplicationError(
+                "idempotency_key_reused",
+                "This Idempotency-Key was used for a different purchase; use a new key.",
+                status_code=422,
+            )
+        return StoredAnswer(stored.status_code, stored.body.encode(), replayed=True)
+    shop_item = (
+        ShopItem.objects.filter(slug=item, active=True).first() if isinstance(item, str) else None
+    )
+    if shop_item is None:
+        raise ApplicationError(
+            "unknown_item", "The shop sells nothing by that name.", status_code=404
+        )
+    if price != shop_item.price:
+        raise ApplicationError(
+            "price_changed",
+            f"{shop_item.name} costs {shop_item.price} Signs now, not {price}.",
+            status_code=409,
+            fields={"price": [str(shop_item.price)]},
+        )
+    locked = _lock(user_ids=[uid])
+    if Ownership.objects.filter(user_id=uid, item=shop_item).exists():
+        raise ApplicationError(
+            "already_owned", f"You own {shop_item.name} already.", status_code=409
+        )
+    wallet = locked.wallets[uid]
+    posted = _post(
+        lines={wallet: -shop_item.price, system_account_id("shop"): shop_item.price},
+        locked=locked,
+        reason=Reason.PURCHASE,
+        # The ledger key only has to be unique: the Idempotency-Key (whose records expire)
+        # already makes a retried request buy once.
+        key=f"purchase:{uuid.uuid4().hex}",
+        reference=f"item:{shop_item.slug}",
+        memo=f"Bought {shop_item.name}",
+    )
+    purchase = Purchase.objects.create(
+        user_id=uid,
+        item=shop_item,
+        price=shop_item.price,
+        transaction=posted.transaction,
+        created_at=posted.transaction.created_at,
+    )
+    Ownership.objects.create(user_id=uid, item=shop_item, purchase=purchase)
+    body = render(
+        {
+            "purchase": {
+                "id": purchase.pk,
+                "item": shop_item.slug,
+                "price": purchase.price,
+                "at": purchase.created_at,
+            },
+            "balance": posted.balances[wallet],
+        }
+    )
+    IdempotencyRecord.objects.create(
+        user_id=uid,
+        key=key,
+        request_hash=request_hash,
+        status_code=201,
+        body=body.decode(),
+        purchase=purchase,
+    )
+    return StoredAnswer(201, body, replayed=False)
+
+
+def _ownership_revoke(*, transaction_id: int) -> int:
+    """The item a refunded purchase bought leaves the player's collection and what they wear.
+    Caller is atomic (signs_refund). Returns how many items went (0 or 1)."""
+    owned = list(
+        Ownership.objects.select_for_update()
+        .filter(purchase__transaction_id=transaction_id)
+        .values_list("pk", "user_id", "item_id")
+    )
+    for pk, user_id, item_id in owned:
+        Ownership.objects.filter(pk=pk).delete()
+        Equipped.objects.filter(user_id=user_id, item_id=item_id).delete()
+    return len(owned)
+
+
+@transaction.atomic
+def item_equip(*, user: AbstractBaseUser, kind: object, item: object) -> None:
+    """Wear ``item`` (a slug) as the player's ``kind`` of cosmetic, or take that kind off
+    (``item`` None).
+
+    Refused: 400 ``wrong_kind`` (``kind`` is not a cosmetic kind, or the item is of another
+    kind); 404 ``unknown_item``; 409 ``not_owned``. The ownership row is locked while the
+    choice is written, so a refund at the same moment cannot leave an unowned item worn.
+    """
+    uid = _user_id(user)
+    if kind not in COSMETIC_KINDS:
+        kinds = ", ".join(k.value for k in COSMETIC_KINDS)
+        raise ApplicationError(
+            "wrong_kind",
+            f"Only cosmetics are worn: the kind is one of {kinds}.",
+            fields={"kind": [f"One of {kinds}."]},
+        )
+    if item is None:
+        Equipped.objects.filter(user_id=uid, kind=kind).delete()
+        return
+    shop_item = ShopItem.objects.filter(slug=item).first() if isinstance(item, str) else None
+    if shop_item is None:
+        raise ApplicationError(
+            "unknown_item", "The shop has nothing by that name.", status_code=404
+        )
+    if shop_item.kind != kind:
+        raise ApplicationError(
+            "wrong_kind",
+            f"{shop_item.name} is a {ItemKind(shop_item.kind).label.lower()}, "
+            f"not a {ItemKind(kind).label.lower()}.",
+        )
+    owned = Ownership.objects.select_for_update().filter(user_id=uid, item=shop_item)
+    if not owned.exists():
+        raise ApplicationError(
+            "not_owned", f"Buy {shop_item.name} before you wear it.", status_code=409
+        )
+    # One statement (INSERT ... ON CONFLICT DO UPDATE): two changes at once cannot both insert.
+    Equipped.objects.bulk_create(
+        [Equipped(user_id=uid, kind=kind, item=shop_item)],
+        update_conflicts=True,
+        unique_fields=["user", "kind"],
+        update_fields=["item", "updated_at"],
+    )
+
+
+def idempotency_records_clear(*, now: dt.datetime | None = None) -> int:
+    """Remove stored purchase answers older than IDEMPOTENCY_KEY_HOURS (beat task). Returns
+    how many went. The purchases themselves stay; only the key's answer is forgotten."""
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

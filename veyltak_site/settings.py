@@ -216,6 +216,15 @@ CELERY_BEAT_SCHEDULE["featured-reconcile"] = {
     "schedule": float(min(120, max(5, FEATURED_SLOT_MINUTES * 60 // 5))),
 }
 
+# --- Shop -------------------------------------------------------------------------------------
+# How long a purchase's Idempotency-Key keeps its stored answer (DESIGN.md section 5: at least a
+# day). A beat task removes older records every hour.
+IDEMPOTENCY_KEY_HOURS = env_int("IDEMPOTENCY_KEY_HOURS", 24, minimum=24, maximum=24 * 90)
+CELERY_BEAT_SCHEDULE["clear-idempotency-records"] = {
+    "task": "shop.clear_idempotency_records",
+    "schedule": 60 * 60.0,
+}
+
 # --- Rate limits (veyltak_site/throttling.py) ------------------------------------------------
 # Per door, per kind of caller, "count/period" (30/10m: 30 per 10 minutes). Far above what a
 # person playing does; they stop one client from queueing rival turns for everyone. Counters
@@ -318,6 +327,11 @@ SPECTACULAR_SETTINGS = {
         "HeistOutcomeEnum": ["win", "loss", "draw"],
         # A heist's status, in the heist view and a featured slot's `you`.
         "HeistStatusEnum": ["active", "finished", "abandoned"],
+        # An encounter's vault modifier (its name from before the shop's kinds below).
+        "KindEnum": ["fixed", "raise", "double", "closed"],
+        # The shop's item kinds, and the cosmetic ones (what can be worn).
+        "ItemKindEnum": "shop.models.ItemKind",
+        "CosmeticKindEnum": "shop.models.COSMETIC_CHOICES",
     },
 }
 

@@ -11,10 +11,29 @@ from django.db import transaction
 from game.engine import DeckError, get_ruleset, validate_deck
 from game.engine.rules import DEFAULT_VERSION
 from game.models import SavedDeck
+from shop.selectors import unowned_crew
 from veyltak_site.exceptions import ApplicationError
 
 SAVED_DECKS_MAX = 20
 DECK_NAME_MAX = SavedDeck._meta.get_field("name").max_length
+
+
+def deck_owned_check(
+    *, user_id: int | None, cards: Sequence[str], ruleset: str = DEFAULT_VERSION, field: str
+) -> None:
+    """Refuse a deck holding Night Market crew the player does not own (a guest owns none):
+    400 ``crew_not_owned``, naming them. The shop answers which (shop.selectors.unowned_crew);
+    the set of each type is the ruleset's data, never a list here."""
+    missing = unowned_crew(user_id, cards)
+    if not missing:
+        return
+    crew = get_ruleset(ruleset).crew
+    names = ", ".join(crew[s].name if s in crew else s for s in missing)
+    message = (
+        f"This deck holds Night Market crew you do not own: {names}. "
+        "Buy them in the shop, or take them out of the deck."
+    )
+    raise ApplicationError("crew_not_owned", message, fields={field: [message]})
 
 
 def _deck_name(name: str) -> str:
@@ -33,8 +52,9 @@ def deck_save(
     Returns (the deck, True if it is new). A name the player already uses is saved over.
 
     Refused with the engine's deck codes (``deck_wrong_size``, ``deck_too_many_copies``,
-    ``deck_unknown_card``), ``deck_name_invalid``, and 409 ``deck_limit_reached`` for a new
-    name when the player keeps SAVED_DECKS_MAX decks already.
+    ``deck_unknown_card``), ``deck_name_invalid``, ``crew_not_owned`` (Night Market crew the
+    player does not own), and 409 ``deck_limit_reached`` for a new name when the player keeps
+    SAVED_DECKS_MAX decks already.
     """
     name = _deck_name(name)
     rules = get_ruleset(ruleset)
@@ -42,6 +62,7 @@ def deck_save(
         deck = validate_deck(rules, cards)
     except DeckError as exc:
         raise ApplicationError(exc.code, exc.message, fields={"cards": [exc.message]}) from None
+    deck_owned_check(user_id=user.pk, cards=deck, ruleset=rules.version, field="cards")
     # The player's row is the lock: two saves at once queue here, so neither can slip past the
     # count below, and two saves of one new name do not both try to insert it.
     locked = get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk")

@@ -51,6 +51,7 @@ from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
+from game.services.decks import deck_owned_check
 from game.services.featured import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
 from shop import services as shop_services
@@ -145,7 +146,8 @@ def heist_start(
     """Start a heist against ``rival`` at ``difficulty``.
 
     ``deck`` defaults to the ready-made ``starter`` deck; an illegal deck is refused with the
-    engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``).
+    engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``), one
+    holding Night Market crew the player does not own with ``crew_not_owned``.
     The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
     as abandoned in the same transaction (``_make_room``).
     """
@@ -153,6 +155,9 @@ def heist_start(
     _check_rival(rival, difficulty)
     enc = encounter_get(encounter) if encounter else None
     player_deck = list(deck) if deck is not None else list(ready_deck_get("starter").deck)
+    # Night Market crew only once bought (400 crew_not_owned). A featured slot's deck is the
+    # slot's, not the player's: heist_create does not ask.
+    deck_owned_check(user_id=owner.user_id, cards=player_deck, ruleset=ruleset, field="deck")
     return heist_create(
         owner=owner,
         rival=rival,

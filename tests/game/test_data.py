@@ -82,3 +82,18 @@ def test_admin_lists_heists_read_only(admin_client, guest):
     assert response.status_code == 302
     heist.refresh_from_db()
     assert heist.status == "abandoned"
+
+
+def test_the_catalogue_names_each_crews_set():
+    """Game and shop ask the catalogue which crew are Night Market; no slug list in code."""
+    from game import catalogue
+
+    active = catalogue.active()
+    market = active.night_market_crew()
+    assert market == catalogue.night_market_crew() == active.crew_in_set(catalogue.NIGHT_MARKET)
+    assert len(market) == 7 and "fence" in market and "spark" not in market
+    assert {active.crew_set(s) for s in market} == {catalogue.NIGHT_MARKET}
+    assert catalogue.crew_set("spark") == active.crew_set("spark") == catalogue.BASE_SET
+    assert catalogue.crew_set("fence", "2026.11") is None and catalogue.crew_set("nobody") is None
+    assert catalogue.night_market_crew("2026.11") == ()
+    assert set(active.crew_in_set(catalogue.BASE_SET)) | set(market) == set(active.ruleset.crew)

@@ -80,7 +80,12 @@ def test_start_from_the_picker_opens_the_board(guest):
     html = board.content.decode()
     assert 'id="board"' in html and "board.js" in html
     rules = json.loads(board.context["rules_json"])
-    assert rules["max_crew"] == 2 and len(rules["crew"]) == 12
+    # The board reads the heist's own ruleset (2026.12): every crew type of it, base and Night
+    # Market, no more, no fewer, with the Night Market words as said of the rival's own crew.
+    ruleset = get_ruleset()
+    assert rules["version"] == ruleset.version
+    assert rules["max_crew"] == 2 and list(rules["crew"]) == list(ruleset.crew)
+    assert rules["rival_reasons"]["lone-wolf: you sent 1 crew"] == "it sent 1 crew"
 
 
 def test_an_unknown_rival_is_explained_not_a_crash(guest):

@@ -114,3 +114,37 @@ def test_staff_without_the_permission_get_no_grant_or_refund(user):
          "amount": "5", "reason": "sneaky", "key": "x"},
     )  # fmt: skip
     assert balance(user) == 100
+
+
+def test_refunding_a_shop_purchase_in_the_admin_takes_the_item_back_once(staff_client, user):
+    import json
+
+    from shop.models import Ownership, Purchase
+
+    services.shop_catalogue_load()
+    services.signs_welcome(user=user)
+    player = Client()
+    player.force_login(user)
+    bought = player.post(
+        "/api/v1/shop/purchases/",
+        data=json.dumps({"item": "back-brass", "price": 80}),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="admin-refund",
+    )
+    assert bought.status_code == 201
+    player.put(
+        "/api/v1/collection/equipped/",
+        data=json.dumps({"kind": "card_back", "item": "back-brass"}),
+        content_type="application/json",
+    )
+    purchase = Purchase.objects.get(user=user)
+    for path in ("shopitem", "purchase", "ownership", "equipped"):
+        assert staff_client.get(f"/admin/shop/{path}/").status_code == 200, path
+    form = {"action": "refund_purchases", "_selected_action": [purchase.transaction_id],
+            "apply": "1", "note": "Changed my mind"}  # fmt: skip
+    assert staff_client.post("/admin/shop/transaction/", form).status_code == 302
+    assert balance(user) == 100
+    assert not Ownership.objects.filter(user=user).exists()
+    assert player.get("/api/v1/collection/").json()["equipped"]["card_back"] is None
+    assert staff_client.post("/admin/shop/transaction/", form).status_code == 302  # refused
+    assert balance(user) == 100 and Transaction.objects.filter(reason="refund").count() == 1
