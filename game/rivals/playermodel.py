@@ -50,7 +50,11 @@ D = len(FEATURES)
 
 # The "typical player" the prior is centred on, and how far a heist's evidence may move it.
 PRIOR_MEAN = np.array([1.0, 0.2, 0.0, -0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-PRIOR_PRECISION = 0.5
+# Prior precision per feature. The "typical player" says something about loot, Heat and crew,
+# so those are held near it; it says nothing about how a player reacts to the last night
+# (copying the rival's vaults or Boost, repeating its own vaults: people go both ways), so those
+# are held only loosely at 0 and a reaction shown on a night or two is learnt at once.
+PRIOR_PRECISION = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.1, 0.1, 0.1])
 NEWTON_STEPS = 8
 # Rough chance of taking a vault with power p: logistic around CHANCE_CENTRE.
 CHANCE_CENTRE = 4.0
@@ -157,9 +161,10 @@ def fit(choices: list[Choice]) -> np.ndarray:
     theta = PRIOR_MEAN.copy()
     if not choices:
         return theta
+    prec = PRIOR_PRECISION
     for _ in range(NEWTON_STEPS):
-        grad = -PRIOR_PRECISION * (theta - PRIOR_MEAN)
-        hess = PRIOR_PRECISION * np.eye(D)
+        grad = -prec * (theta - PRIOR_MEAN)
+        hess = np.diag(prec)
         for c in choices:
             lp = _segment_logsoftmax(c.f @ theta, c.starts, c.sizes)
             p = np.exp(lp)

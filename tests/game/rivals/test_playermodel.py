@@ -85,6 +85,20 @@ def test_the_model_learns_a_habit_and_trusts_a_consistent_player_more():
     assert np.mean(trust_style) > np.mean(trust_random) + 0.1
 
 
+def test_the_model_learns_a_reaction_to_the_rivals_last_plan_within_a_heist():
+    """A player who copies the rival's last plan (after a first night of chasing loot) shows it
+    on two or three nights; the reaction features carry no typical-player belief, so the model
+    learns the copying at once and trusts the model that predicts it."""
+    copy = playermodel.FEATURES.index("copy_vaults")
+    theta, trust = [], []
+    for seed in range(12):
+        model = playermodel.build(observe(heist_against("copycat", seed, 4), RIVAL))
+        theta.append(model.theta[copy])
+        trust.append(model.trust)
+    assert np.mean(theta) > 2.4
+    assert np.mean(trust) > 0.22
+
+
 def test_no_history_is_the_prior_with_no_trust():
     obs = observe(random_position(0), RIVAL)
     obs = dataclasses.replace(obs, history=())
