@@ -49,7 +49,7 @@ from harness import (  # bench/harness.py: the site, its processes and their CPU
     cpu_by_part,
     free_port,
     fresh_site,
-    start_process,
+    start_gunicorn,
     start_worker,
     stop_process,
     wait_port,
@@ -149,27 +149,8 @@ def main() -> int:
 
     web = worker = None
     try:
-        web = start_process(
-            [
-                str(VENV_BIN / "gunicorn"),
-                "veyltak_site.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(args.web_workers),
-                "--worker-class",
-                "gthread",
-                "--threads",
-                str(args.web_threads),
-                "--log-level",
-                "warning",
-                "--backlog",
-                "512",
-                "--timeout",
-                "60",
-            ],
-            env,
-            var / "gunicorn.log",
+        web = start_gunicorn(
+            port, env, var / "gunicorn.log", workers=args.web_workers, threads=args.web_threads
         )
         worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
         wait_port(port, 60, web)

@@ -44,6 +44,7 @@ from harness import (  # bench/harness.py: the site, its processes
     bench_site,
     free_port,
     fresh_site,
+    start_gunicorn,
     start_process,
     start_worker,
     stop_process,
@@ -199,32 +200,20 @@ def main() -> int:
     web = worker = locust = None
     samples: list[tuple[float, dict[str, float], float]] = []
     try:
-        web = start_process(
-            [
-                str(VENV_BIN / "gunicorn"),
-                "veyltak_site.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(args.web_workers),
-                "--worker-class",
-                "gthread",
-                "--threads",
-                str(args.web_threads),
-                "--log-level",
-                "warning",
-                "--backlog",
-                "2048",
-                "--timeout",
-                "60",
-                # Keep idle connections as a load balancer in front would (gthread parks them
-                # without a thread); at gunicorn's 2 s a player's connection closes while the
-                # player thinks, and the next request may meet the closing connection.
-                "--keep-alive",
-                "75",
-            ],
+        # Keep idle connections as a load balancer in front would (gthread parks them
+        # without a thread); at gunicorn's 2 s a player's connection closes while the
+        # player thinks, and the next request may meet the closing connection.
+        web = start_gunicorn(
+            port,
             env,
             var / "gunicorn.log",
+            workers=args.web_workers,
+            threads=args.web_threads,
+            backlog=2048,
+            extra=(
+                "--keep-alive",
+                "75",
+            ),
         )
         worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
         wait_port(port, 60, web)

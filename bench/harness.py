@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -148,6 +149,24 @@ def start_process(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
         return subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
         )
+
+
+def start_gunicorn(
+    port: int,
+    env: dict,
+    log: Path,
+    *,
+    workers: int,
+    threads: int,
+    backlog: int = 512,
+    extra: tuple[str, ...] = (),
+) -> subprocess.Popen:
+    """gunicorn as the benchmarks run it: gthread workers, warnings only, a 60 s timeout."""
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    cmd = [gunicorn, "veyltak_site.wsgi", "--bind", f"127.0.0.1:{port}"]
+    cmd += ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
+    cmd += ["--log-level", "warning", "--backlog", str(backlog), "--timeout", "60", *extra]
+    return start_process(cmd, env, log)
 
 
 def start_worker(

@@ -42,7 +42,7 @@ from harness import (  # bench/harness.py: the site and its processes
     bench_site,
     free_port,
     fresh_site,
-    start_process,
+    start_gunicorn,
     stop_process,
     wait_port,
 )
@@ -206,27 +206,8 @@ def main() -> int:
     ]
     web = None
     try:
-        web = start_process(
-            [
-                str(VENV_BIN / "gunicorn"),
-                "veyltak_site.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(args.web_workers),
-                "--worker-class",
-                "gthread",
-                "--threads",
-                str(args.web_threads),
-                "--log-level",
-                "warning",
-                "--backlog",
-                "512",
-                "--timeout",
-                "60",
-            ],
-            env,
-            var / "gunicorn.log",
+        web = start_gunicorn(
+            port, env, var / "gunicorn.log", workers=args.web_workers, threads=args.web_threads
         )
         wait_port(port, 60, web)
         # Warm up every web worker (imports, connections) with the shelf.
