@@ -93,10 +93,10 @@ def fill(slot, entries: int) -> None:
             INSERT INTO game_heist (id, user_id, guest_id, ruleset, rival, difficulty,
                 player_deck, rival_deck, encounter_slug, featured_slot_id, ranked, server_seed,
                 client_seed, seed_commitment, status, night, outcome, signs_reason,
-                created_at, last_activity_at, finished_at)
+                created_at, last_activity_at, finished_at, cosmetics)
             SELECT r.heist_id, r.user_id, '', %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, true,
                    %s, '', %s, 'finished', 7, 'win', '', r.finished_at, r.finished_at,
-                   r.finished_at
+                   r.finished_at, '{}'::jsonb
             FROM bench_rows r
             """,
             [
