@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, energy_left
+from tests.e2e.helpers import SEAL, energy_left, open_choices
 
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 _axe = Axe()
@@ -44,6 +44,7 @@ def _new_guest_board(page, base: str, *, rival: str = "Quiet Hands", level: str 
     page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/play/")
+    open_choices(page)  # the choices are folded under Quick heist
     page.get_by_role("radio", name=rival, exact=True).check()
     page.get_by_role("radio", name=level, exact=True).check()
     page.get_by_role("button", name="Start the heist").click()
@@ -128,6 +129,7 @@ def test_guided_first_heist_from_the_home_page_to_the_result(site, new_page, sho
     # A second heist in the same browser: no offer.
     page.go_back()
     page.goto(site + "/play/")
+    open_choices(page)
     page.get_by_role("button", name="Start the heist").click()
     page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
     expect(page.locator(".card").first).to_be_visible()
