@@ -24,8 +24,14 @@ OPERATOR = {
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
     "SECURE_HSTS_PRELOAD": "1",
 }
-# Set by the test run; an operator's environment has none of them.
-TEST_ONLY = ("DATABASE_TEST_NAME", "DEBUG", "CELERY_TASK_ALWAYS_EAGER")
+# Set by the test run; an operator's environment has none of them (the browser tests set the last
+# one for Playwright's event loop, and it stays in os.environ for the rest of the run).
+TEST_ONLY = (
+    "DATABASE_TEST_NAME",
+    "DEBUG",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess:
