@@ -121,16 +121,10 @@ def test_a_malformed_limit_stops_start_up():
     assert "ImproperlyConfigured" in result.stderr and "RATE_HEIST_START_SESSION" in result.stderr
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_parallel_starts_never_pass_the_limit(settings):
-    """Counters live in the shared cache and count atomically: eight threads of one session
-    starting at once get exactly the limit through."""
-    settings.RATE_LIMITS = {"heist_start": {"session": parse_rate("3/10m")}}
-    cache.clear()
-    guest = age_checked_client()
+def _starts_at_once(guest: Client, count: int) -> list[int]:
+    """``count`` threads of one browser (its cookies) start a heist at the same moment."""
     cookies = {name: morsel.value for name, morsel in guest.cookies.items()}
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(count)
     statuses: list[int] = []
 
     def run():
@@ -142,11 +136,22 @@ def test_parallel_starts_never_pass_the_limit(settings):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run) for _ in range(8)]
+    threads = [threading.Thread(target=run) for _ in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+    return statuses
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_starts_never_pass_the_limit(settings):
+    """Counters live in the shared cache and count atomically: eight threads of one session
+    starting at once get exactly the limit through."""
+    settings.RATE_LIMITS = {"heist_start": {"session": parse_rate("3/10m")}}
+    cache.clear()
+    statuses = _starts_at_once(age_checked_client(), 8)
     assert sorted(statuses) == [201] * 3 + [429] * 5, statuses
     cache.clear()
 
@@ -191,25 +196,7 @@ def test_the_play_page_states_the_cap(guest):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_parallel_starts_of_one_owner_keep_the_cap():
-    guest = age_checked_client()
-    cookies = {name: morsel.value for name, morsel in guest.cookies.items()}
-    barrier = threading.Barrier(8)
-    statuses: list[int] = []
-
-    def run():
-        client = Client()
-        client.cookies.load(cookies)
-        try:
-            barrier.wait(timeout=10)
-            statuses.append(_start(client).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    statuses = _starts_at_once(age_checked_client(), 8)
     assert statuses == [201] * 8
     assert Heist.objects.count() == 8
     assert Heist.objects.filter(status="active").count() == django_settings.HEIST_ACTIVE_MAX
