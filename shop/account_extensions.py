@@ -1,5 +1,6 @@
 """What the shop adds to accounts' pages and data (accounts.extensions), registered from
-ShopConfig.ready: the wallet on the profile page and in the export, the balance in /me."""
+ShopConfig.ready: the wallet on the profile page, the wallet and the collection in the export,
+the balance in /me."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ def register() -> None:
     )
     extensions.register_export_section(
         "wallet", data=lambda user: selectors.wallet_export(user=user)
+    )
+    extensions.register_export_section(
+        "collection", data=lambda user: selectors.collection_export(user=user)
     )
     extensions.register_name_title(
         "title", value=lambda user: selectors.titles_for([user.pk]).get(user.pk)

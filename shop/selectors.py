@@ -19,6 +19,7 @@ from shop.models import (
     Equipped,
     ItemKind,
     Ownership,
+    Purchase,
     Reason,
     ShopItem,
     Transaction,
@@ -83,6 +84,30 @@ def wallet_export(*, user: AbstractBaseUser) -> dict:
             }
             for e in wallet_entries(account=account)
         ],
+    }
+
+
+def collection_export(*, user: AbstractBaseUser) -> dict:
+    """What the player bought and wears, for the account export: every purchase (item, price,
+    when, refunded or not), the items owned now and the cosmetics equipped."""
+    purchases = (
+        Purchase.objects.filter(user_id=user.pk).select_related("item").order_by("created_at", "pk")
+    )
+    owned = set(owned_slugs(user.pk))
+    return {
+        "purchases": [
+            {
+                "id": p.pk,
+                "at": p.created_at.isoformat(),
+                "item": p.item.slug,
+                "kind": p.item.kind,
+                "price": p.price,
+                "owned": p.item.slug in owned,
+            }
+            for p in purchases
+        ],
+        "owned": sorted(owned),
+        "equipped": equipped(user.pk),
     }
 
 

@@ -285,3 +285,26 @@ def test_a_refund_takes_the_item_back_once(rich):
     assert buy(client, "back-brass", 80).status_code == 201
     assert Ownership.objects.filter(user=rich).count() == 1
     assert Transaction.objects.filter(reason="purchase").count() == 2
+
+
+def test_the_data_export_holds_the_purchases_the_collection_and_what_is_worn(rich):
+    client = signed_in(rich)
+    assert buy(client, "back-brass", 80).status_code == 201
+    assert buy(client, "fence", 150).status_code == 201
+    assert equip(client, "card_back", "back-brass").status_code == 200
+    fence = Purchase.objects.get(user=rich, item__slug="fence")
+    services.signs_refund(purchase_id=fence.transaction_id)
+
+    export = client.get("/accounts/export/").json()["collection"]
+    assert [(p["item"], p["kind"], p["price"], p["owned"]) for p in export["purchases"]] == [
+        ("back-brass", "card_back", 80, True),
+        ("fence", "crew", 150, False),  # refunded: bought once, no longer owned
+    ]
+    assert export["owned"] == ["back-brass"]
+    assert export["equipped"] == {"card_back": "back-brass", "board_theme": None, "title": None}
+    stranger = signed_in(new_user())
+    assert stranger.get("/accounts/export/").json()["collection"] == {
+        "purchases": [],
+        "owned": [],
+        "equipped": {"card_back": None, "board_theme": None, "title": None},
+    }
