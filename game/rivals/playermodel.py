@@ -122,19 +122,46 @@ def features(
     f[:, 0] = chance @ loot
     f[:, 1] = power @ loot / 4.0
     f[:, 3] = np.maximum(heat, 0)
-    richest = np.flatnonzero(loot >= loot.max()) if loot.max() > 0 else np.array([], dtype=int)
+    richest = set(np.flatnonzero(loot >= loot.max()).tolist()) if loot.max() > 0 else set()
+    # Columns 2 and 4-9 depend only on where the crew go and the Boost, which many plans of
+    # many hands share: each such shape is worked out once (all whole numbers, so the rows
+    # are the same as computed plan by plan).
+    shapes: dict[tuple[tuple[int, ...], bool], int] = {}
+    rows: list[list[float]] = []
+    index = np.empty(n, dtype=np.intp)
     for i, (crew, boost) in enumerate(plans):
-        vs = tuple(sorted(v for _, v in crew))
-        f[i, 2] = boost
-        f[i, 4] = len(vs)
-        f[i, 5] = len(vs) == 2 and vs[0] == vs[1]
-        f[i, 6] = sum(1 for v in vs if v in richest)
-        if their_last is not None:
-            f[i, 7] = _overlap(vs, their_last[0])
-            f[i, 8] = boost == their_last[1]
-        if own_last is not None:
-            f[i, 9] = _overlap(vs, own_last)
+        key = (tuple(sorted(v for _, v in crew)), bool(boost))
+        found = shapes.get(key)
+        if found is None:
+            found = shapes[key] = len(rows)
+            rows.append(_shape_row(*key, richest, their_last, own_last))
+        index[i] = found
+    if n:
+        f[:, SHAPE_COLUMNS] = np.asarray(rows)[index]
     return f
+
+
+# The feature columns :func:`_shape_row` gives, in its order.
+SHAPE_COLUMNS = [2, 4, 5, 6, 7, 8, 9]
+
+
+def _shape_row(
+    vs: tuple[int, ...],
+    boost: bool,
+    richest: set[int],
+    their_last: tuple[tuple[int, ...], bool] | None,
+    own_last: tuple[int, ...] | None,
+) -> list[float]:
+    """Columns 2, 4, 5, 6, 7, 8, 9 of a plan sending crew to vaults ``vs`` (sorted)."""
+    return [
+        boost,
+        len(vs),
+        len(vs) == 2 and vs[0] == vs[1],
+        sum(1 for v in vs if v in richest),
+        _overlap(vs, their_last[0]) if their_last is not None else 0,
+        boost == their_last[1] if their_last is not None else 0,
+        _overlap(vs, own_last) if own_last is not None else 0,
+    ]
 
 
 def _segment_logsoftmax(z: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
