@@ -33,6 +33,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from rest_framework.throttling import BaseThrottle
@@ -97,6 +98,22 @@ def _count(key: str, timeout: int) -> int:
         return 1
 
 
+def _count_all(windows: list[tuple[str, int]]) -> list[int]:
+    """Count one hit in each ``(key, timeout)`` window; the counts after it.
+
+    On Redis, one round trip for all of them (``SET NX EX`` opens a window, ``INCR`` counts;
+    Django's Redis cache keeps a whole number as a plain Redis integer, so ``cache.get`` reads
+    the same counter). Any other cache counts window by window (:func:`_count`)."""
+    if not isinstance(cache, RedisCache):
+        return [_count(key, timeout) for key, timeout in windows]
+    pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
+    for key, timeout in windows:
+        name = cache.make_and_validate_key(key)
+        pipe.set(name, 0, ex=timeout, nx=True)
+        pipe.incr(name)
+    return pipe.execute()[1::2]
+
+
 def hit(scope: str, request, *, now: float | None = None) -> int | None:
     """Count one request against every limit of ``scope``. Returns None when all allow it,
     else the seconds until the tightest refusing limit lets it through (at least 1)."""
@@ -104,20 +121,21 @@ def hit(scope: str, request, *, now: float | None = None) -> int | None:
     if not limits:
         return None
     now = time.time() if now is None else now
-    wait = None
+    counted = []
     for kind, rate in limits.items():
         ident = _IDENTS[kind](request)
-        if ident is None:
-            continue
-        window = int(now // rate.seconds)
-        key = f"rl:{scope}:{kind}:{ident}:{window}"
-        try:
-            count = _count(key, rate.seconds + 1)
-        except Exception as exc:
-            # The cache is away (Redis stopped): the door stays open rather than failing
-            # every request; /healthz says the cache is down (issue 16, chaos).
-            log.warning("rate limit %s not counted, the cache is away: %s", scope, exc)
-            return None
+        if ident is not None:
+            window = int(now // rate.seconds)
+            counted.append((rate, window, f"rl:{scope}:{kind}:{ident}:{window}"))
+    try:
+        counts = _count_all([(key, rate.seconds + 1) for rate, _, key in counted])
+    except Exception as exc:
+        # The cache is away (Redis stopped): the door stays open rather than failing
+        # every request; /healthz says the cache is down (issue 16, chaos).
+        log.warning("rate limit %s not counted, the cache is away: %s", scope, exc)
+        return None
+    wait = None
+    for (rate, window, _), count in zip(counted, counts, strict=True):
         if count > rate.count:
             until = (window + 1) * rate.seconds - now
             wait = max(wait or 0, max(1, math.ceil(until)))
