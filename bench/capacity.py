@@ -145,6 +145,12 @@ def main() -> int:
     parser.add_argument(
         "--celery-concurrency", type=int, default=max(1, (os.cpu_count() or 1) // 2)
     )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=0,
+        help="run the Celery worker at this nice level (rival turns yield the cores to requests)",
+    )
     parser.add_argument("--conn-max-age", type=int, default=600, help="DB_CONN_MAX_AGE")
     parser.add_argument("--shop-path", default="", help="default: /api/v1/shop/ if served")
     parser.add_argument("--database", default="veyltak_capacity")
@@ -215,7 +221,14 @@ def main() -> int:
                 "75",
             ),
         )
-        worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
+        worker = start_worker(
+            python,
+            env,
+            var / "worker.log",
+            "prefork",
+            args.celery_concurrency,
+            nice=args.worker_nice,
+        )
         wait_port(port, 60, web)
         shop_path = args.shop_path or _shop_path(base)
         schedule = ",".join(f"{n}:{args.hold:g}" for n in steps)
@@ -231,7 +244,8 @@ def main() -> int:
         print(
             f"load: {schedule} (players:seconds), {args.spawn_rate:g} new players/s, shop at "
             f"{shop_path or 'wallet or crew, no shop API'}; gunicorn {args.web_workers}x"
-            f"{args.web_threads} gthread, celery prefork x{args.celery_concurrency}, "
+            f"{args.web_threads} gthread, celery prefork x{args.celery_concurrency}"
+            f"{f' at nice {args.worker_nice}' if args.worker_nice else ''}, "
             f"DB_CONN_MAX_AGE {args.conn_max_age}",
             flush=True,
         )

@@ -170,11 +170,13 @@ def start_gunicorn(
 
 
 def start_worker(
-    python: str, env: dict, log: Path, pool: str, concurrency: int
+    python: str, env: dict, log: Path, pool: str, concurrency: int, nice: int = 0
 ) -> subprocess.Popen:
-    """A Celery worker of the site, as the Procfile runs it but quiet (warnings only)."""
+    """A Celery worker of the site, as the Procfile runs it but quiet (warnings only); with
+    ``nice``, at that lower CPU priority (its pool processes too)."""
     return start_process(
         [
+            *(["nice", "-n", str(nice)] if nice else []),
             python,
             "-m",
             "celery",

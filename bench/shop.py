@@ -14,6 +14,7 @@ checks the ledger (``check_signs_ledger``), and last the line ``purchase_p95_ms:
 
     .venv/bin/python bench/shop.py                          # 20 buyers, 8 players each
     .venv/bin/python bench/shop.py --buyers 5 --users 2     # quick
+    .venv/bin/python bench/shop.py --think 1 --users 2      # buyers who pause about 1 s
     .venv/bin/python bench/shop.py --redis-dbs 6 7          # the broker and cache db numbers
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to point elsewhere
@@ -88,8 +89,11 @@ def make_players(env: dict[str, str], count: int) -> list[tuple[str, str]]:
 
 
 class Buyer:
-    def __init__(self, base: str, players: list[tuple[str, str]], seed: int) -> None:
+    def __init__(
+        self, base: str, players: list[tuple[str, str]], seed: int, think: float = 0.0
+    ) -> None:
         self.base = base
+        self.think = think
         self.players = players
         self.rng = random.Random(seed)
         self.bought: list[float] = []
@@ -135,6 +139,8 @@ class Buyer:
                         continue
                     self.bought.append(elapsed)
                     self.sent.append((session, key, body))
+                    if self.think:  # a person looks at the next item before buying it
+                        time.sleep(self.think * self.rng.uniform(0.5, 1.5))
         except Exception as exc:  # reported by main
             self.errors.append(repr(exc))
 
@@ -186,6 +192,13 @@ def main() -> int:
         metavar=("BROKER", "CACHE"),
         help="Redis database numbers for the broker and the cache (default: the harness's)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a buyer waits between purchases (0: back to back, the saturation "
+        "figure)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not (1 <= args.buyers <= 200 and 1 <= args.users <= 100):
@@ -195,13 +208,20 @@ def main() -> int:
     if args.redis_dbs:
         env["CELERY_BROKER_URL"] = f"{redis}/{args.redis_dbs[0]}"
         env["REDIS_URL"] = f"{redis}/{args.redis_dbs[1]}"
+    # The route is measured, not its limits (tests/site/test_throttles.py covers those): every
+    # buyer shares one address and each player buys every item and sends every key again,
+    # beyond what the purchase limits let one person do in ten minutes. They are still
+    # counted, as on every purchase.
+    env.update(RATE_PURCHASE_SESSION="1000000/m", RATE_PURCHASE_ADDRESS="1000000/m")
     python = str(VENV_BIN / "python")
     fresh_site(python, db_url, redis, env)
     cookies = make_players(env, args.buyers * args.users)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     buyers = [
-        Buyer(base, cookies[i * args.users : (i + 1) * args.users], args.seed * 1000 + i)
+        Buyer(
+            base, cookies[i * args.users : (i + 1) * args.users], args.seed * 1000 + i, args.think
+        )
         for i in range(args.buyers)
     ]
     web = None
@@ -229,7 +249,8 @@ def main() -> int:
         f"{load[2]:.2f}; gunicorn {args.web_workers} workers x {args.web_threads} threads "
         "(gthread); PostgreSQL; Redis cache"
     )
-    print(f"buyers: {args.buyers} at once, {args.users} players each, every item once each")
+    pace = f"{args.think:g} s between purchases" if args.think else "back to back"
+    print(f"buyers: {args.buyers} at once, {args.users} players each, every item once each, {pace}")
     print(line("purchase (201)", bought, bought_s))
     print(line("replay (stored answer)", replayed, replay_s))
     check = subprocess.run(
