@@ -42,11 +42,11 @@ NEW_KINDS = (
 # RULES.md "Ruleset 2026.12": slug, name, cost, power, (condition kind, param, power, heat).
 NIGHT_MARKET = [
     ("fence", "Fence", 1, 1, ("vault_loot_at_least", 4, 3, 0)),
-    ("insider", "Insider", 2, 2, ("self_won_vault_last_night", None, 3, 0)),
-    ("night-owl", "Night Owl", 2, 2, ("night_at_least", 5, 3, 0)),
+    ("insider", "Insider", 1, 1, ("self_won_vault_last_night", None, 3, 0)),
+    ("night-owl", "Night Owl", 1, 1, ("night_at_least", 5, 3, 0)),
     ("cold-reader", "Cold Reader", 2, 3, ("self_heat_start_at_most", 0, 2, 0)),
-    ("double-agent", "Double Agent", 3, 4, ("rival_sent_exactly", 2, 3, 0)),
-    ("lone-wolf", "Lone Wolf", 2, 3, ("self_sent_exactly", 1, 2, 0)),
+    ("double-agent", "Double Agent", 2, 3, ("rival_sent_exactly", 2, 3, 0)),
+    ("lone-wolf", "Lone Wolf", 2, 3, ("self_sent_exactly", 1, 3, 0)),
     ("smoke-runner", "Smoke Runner", 1, 1, ("self_boost", None, 0, -1)),
 ]
 
@@ -128,7 +128,7 @@ def test_rules_text_of_each_night_market_effect():
         "night-owl": "+3 power when it is night 5 or later",
         "cold-reader": "+2 power when your Heat started at 0 or less",
         "double-agent": "+3 power when the rival sent 2 crew",
-        "lone-wolf": "+2 power when you sent 1 crew",
+        "lone-wolf": "+3 power when you sent 1 crew",
         "smoke-runner": "cools 1 Heat when you Boosted",
     }
 
@@ -226,20 +226,20 @@ def test_fence_reads_loot_an_encounter_raised():
 
 def test_insider_needs_a_vault_it_won_last_night():
     _, r = duel([("insider", CV)], last_winners={MA: None, CV: PLAYER, ST: RIVAL}, night=2)
-    assert powers(r, PLAYER) == [5]
+    assert powers(r, PLAYER) == [4]
     assert reasons(r, PLAYER) == ["insider: you won this vault last night"]
     _, r = duel([("insider", CV)], last_winners={CV: RIVAL}, night=2)
-    assert powers(r, PLAYER) == [2]
+    assert powers(r, PLAYER) == [1]
     _, r = duel([("insider", CV)], last_winners={MA: PLAYER, CV: None}, night=2)
-    assert powers(r, PLAYER) == [2]
+    assert powers(r, PLAYER) == [1]
     # The rival's own Insider reads the rival's wins.
     _, r = duel([], [("insider", CV)], last_winners={CV: RIVAL}, night=2)
-    assert powers(r, RIVAL) == [5]
+    assert powers(r, RIVAL) == [4]
 
 
 def test_ruling_insider_never_on_night_one_and_not_after_a_tie():
     _, r = duel([("insider", CV)], night=1)
-    assert powers(r, PLAYER) == [2]
+    assert powers(r, PLAYER) == [1]
     # Night 1: a tie at the Crown Vault (2 against 2), a player win at the Memory Archive.
     state = position(
         player_hand=["mirror-courier", "mirror-courier", "insider"],
@@ -249,17 +249,17 @@ def test_ruling_insider_never_on_night_one_and_not_after_a_tie():
     state, _ = resolve(state, {PLAYER: Plan(((0, CV), (1, MA))), RIVAL: Plan(((0, CV),))})
     assert state.last_winners == {MA: PLAYER, CV: None, ST: None}
     insider = next(c for c in state.player.hand if state.player.decklist[c] == "insider")
-    for vault, power in ((CV, 2), (MA, 5), (ST, 2)):
+    for vault, power in ((CV, 1), (MA, 4), (ST, 1)):
         _, r2 = resolve(state, {PLAYER: Plan(((insider, vault),)), RIVAL: Plan()})
         assert powers(r2, PLAYER) == [power], vault
 
 
 def test_night_owl_from_night_five():
-    for night, power in ((4, 2), (5, 5), (6, 5), (1, 2)):
+    for night, power in ((4, 1), (5, 4), (6, 4), (1, 1)):
         _, r = duel([("night-owl", CV)], night=night)
         assert powers(r, PLAYER) == [power], night
     _, r = duel([], [("night-owl", ST)], night=5)
-    assert powers(r, RIVAL) == [5]
+    assert powers(r, RIVAL) == [4]
 
 
 def test_cold_reader_needs_its_own_heat_at_zero():
@@ -275,22 +275,22 @@ def test_cold_reader_needs_its_own_heat_at_zero():
 
 def test_double_agent_needs_two_rival_crew_anywhere():
     _, r = duel([("double-agent", CV)], [("mirror-courier", MA), ("mirror-courier", ST)])
-    assert powers(r, PLAYER) == [7]
+    assert powers(r, PLAYER) == [6]
     assert reasons(r, PLAYER) == ["double-agent: the rival sent 2 crew"]
     _, r = duel([("double-agent", CV)], [("mirror-courier", MA), ("mirror-courier", MA)])
-    assert powers(r, PLAYER) == [7]
+    assert powers(r, PLAYER) == [6]
     _, r = duel([("double-agent", CV)], [("mirror-courier", CV)])
-    assert powers(r, PLAYER) == [4]
+    assert powers(r, PLAYER) == [3]
     _, r = duel([("double-agent", CV)])
-    assert powers(r, PLAYER) == [4]
-    # Its own side's two crew are not the rival's (3 + 1 Energy at Heat 0 fits only one).
-    _, r = duel([("double-agent", CV)], player_heat=0)
-    assert powers(r, PLAYER) == [4]
+    assert powers(r, PLAYER) == [3]
+    # Its own side's two crew are not the rival's.
+    _, r = duel([("double-agent", CV), ("mirror-courier", MA)], player_heat=0)
+    assert powers(r, PLAYER) == [3, 2]
 
 
 def test_lone_wolf_only_when_it_is_the_only_crew_sent():
     _, r = duel([("lone-wolf", CV)], [("mirror-courier", CV), ("mirror-courier", MA)])
-    assert powers(r, PLAYER) == [5]
+    assert powers(r, PLAYER) == [6]
     assert reasons(r, PLAYER) == ["lone-wolf: you sent 1 crew"]
     _, r = duel([("lone-wolf", CV), ("mirror-courier", MA)])
     assert powers(r, PLAYER) == [3, 2]
