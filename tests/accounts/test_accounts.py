@@ -199,6 +199,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "heists",
         "decks",
         "wallet",
+        "collection",
     }
     assert data["account"]["username"] == alice_user.username
     assert data["emails"] == [{"email": "alice@example.com", "verified": True, "primary": True}]
@@ -211,6 +212,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     # The shop's section (accounts.extensions): her own wallet, the welcome grant in it.
     assert data["wallet"]["balance"] == 100
     assert [(e["reason"], e["amount"]) for e in data["wallet"]["entries"]] == [("welcome", 100)]
+    assert data["collection"]["purchases"] == [] and data["collection"]["owned"] == []
     assert "bob@example.com" not in response.content.decode()
     assert "birth" not in response.content.decode()
 
