@@ -4,11 +4,34 @@ from __future__ import annotations
 
 import re
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import pass_age_check
 
 SEAL = re.compile(r"^Seal")
+_axe = Axe()
+
+
+def audit(page, shots, name: str) -> None:
+    """The page as it stands: axe-core finds nothing serious or critical, no sideways scroll, no
+    inline script and no inline style (strict CSP); then a screenshot named ``name``."""
+    results = _axe.run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    assert not bad, f"{name}: {bad}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    assert page.locator("script:not([src])").count() == 0, f"{name}: inline script"
+    # (axe-core itself leaves an empty style="" on form controls it measured.)
+    styled = page.evaluate(
+        "[...document.querySelectorAll('[style]')].filter(e => e.getAttribute('style'))"
+        ".map(e => e.outerHTML.slice(0, 120))"
+    )
+    assert not styled, f"{name}: inline style attribute {styled}"
+    shots.take(page, name)
 
 
 def open_choices(page) -> None:

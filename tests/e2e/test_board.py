@@ -8,33 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, energy_left, open_choices
+from tests.e2e.helpers import SEAL, audit, energy_left, open_choices
 
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-_axe = Axe()
-
-
-def _audit(page, shots, name: str) -> None:
-    """axe-core finds nothing serious or critical; no sideways scroll, no inline style; a shot."""
-    results = _axe.run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in {"serious", "critical"}
-    ]
-    assert not bad, f"{name}: {bad}"
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    # (axe-core itself leaves an empty style="" on form controls it measured.)
-    styled = page.evaluate(
-        "[...document.querySelectorAll('[style]')].filter(e => e.getAttribute('style'))"
-        ".map(e => e.outerHTML.slice(0, 120))"
-    )
-    assert not styled, f"{name}: inline style attribute {styled}"
-    shots.take(page, f"board-{name}")
 
 
 def _new_guest_board(page, base: str, *, rival: str = "Quiet Hands", level: str = "Rookie") -> None:
@@ -82,7 +61,7 @@ def test_guided_first_heist_from_the_home_page_to_the_result(site, new_page, sho
     _new_guest_board(page, site)
     tour = page.locator("#b-tour")
     expect(tour).to_contain_text("First heist?")
-    _audit(page, shots, "tour-offer")
+    audit(page, shots, "board-tour-offer")
     tour.get_by_role("button", name="Show me").click()
     # The guide points at a card, moves on when one is picked, then at a vault...
     expect(tour).to_have_attribute("data-step", "card")
@@ -104,11 +83,11 @@ def test_guided_first_heist_from_the_home_page_to_the_result(site, new_page, sho
     # The vault shows the power the plan gives it, computed by the server.
     expect(page.locator(".vault.has-crew .you-power")).to_contain_text("Power")
     expect(page.locator("#b-tomorrow")).to_contain_text("Tomorrow: Energy")
-    _audit(page, shots, "tour-seal")
+    audit(page, shots, "board-tour-seal")
     page.get_by_role("button", name=SEAL).click()
     expect(tour).to_have_attribute("data-step", "reveal")
     nxt = _finish_reveal(page)
-    _audit(page, shots, "tour-reveal")
+    audit(page, shots, "board-tour-reveal")
     tour.get_by_role("button", name="Got it").click()
     expect(tour).to_be_hidden()
     # Offered once: this browser remembers it.
@@ -196,7 +175,7 @@ def test_the_reveal_plays_out_and_spoils_nothing_and_next_is_on_screen(
         expect(badge.locator("summary")).to_have_text("Fair play ✓ Verified")
         expect(badge.locator(".tech")).to_be_hidden()
         if night == 1:
-            _audit(page, shots, "reveal-end")
+            audit(page, shots, "board-reveal-end")
             badge.locator("summary").click()
             expect(badge.locator(".tech")).to_contain_text("Nonce")
             shots.take(page, "board-reveal-fair-play")
@@ -215,7 +194,7 @@ def test_sealing_with_no_crew_asks_first(site, new_page, shots, viewport):
     seal.click()
     dialog = page.get_by_role("dialog", name="Lie low tonight?")
     expect(dialog).to_be_visible()
-    _audit(page, shots, "lie-low")
+    audit(page, shots, "board-lie-low")
     dialog.get_by_role("button", name="Keep planning").click()
     expect(dialog).to_be_hidden()
     expect(page.locator("#b-reveal")).to_be_hidden()
@@ -291,36 +270,36 @@ def test_every_state_of_the_board_passes_axe(site, new_page, shots, viewport):
     page = new_page(viewport)
     _new_guest_board(page, site, rival="The Furnace", level="Hustler")
     _decline_tour(page)
-    _audit(page, shots, "planning")
+    audit(page, shots, "board-planning")
     # Difficulty and the rival's style are on the board.
     expect(page.locator("#b-meta")).to_contain_text("Hustler")
     expect(page.locator("#b-meta")).to_contain_text("Runs hot")
     _first_affordable_card(page).click()
-    _audit(page, shots, "card-picked")
+    audit(page, shots, "board-card-picked")
     page.locator(".vault:not(.closed)").first.click()
     expect(page.locator(".vault.has-crew .you-power")).to_be_visible()
-    _audit(page, shots, "planned")
+    audit(page, shots, "board-planned")
     # The help: the night's steps and the Heat -> Energy table from the ruleset.
     page.get_by_role("button", name="How to play").click()
     help_ = page.get_by_role("dialog", name="How a night works")
     expect(help_.locator(".help-steps li")).to_have_count(4)
     expect(help_.locator(".heat-table td")).to_have_count(14)
-    _audit(page, shots, "help")
+    audit(page, shots, "board-help")
     help_.get_by_role("button", name="Close").click()
     page.get_by_role("button", name="Settings").click()
     settings = page.get_by_role("dialog", name="Settings")
     expect(settings.get_by_label("Sound effects")).not_to_be_checked()  # off by default
-    _audit(page, shots, "settings")
+    audit(page, shots, "board-settings")
     settings.get_by_role("button", name="Done").click()
     # The rival's public deck and discard, one tap away.
     page.get_by_role("button", name=re.compile(r"Rival's deck")).click()
     piles = page.get_by_role("dialog", name="Decks and discards")
     expect(piles).to_contain_text("whole deck")
-    _audit(page, shots, "piles")
+    audit(page, shots, "board-piles")
     piles.get_by_role("button", name="Close").click()
     page.get_by_role("button", name=SEAL).click()
     _finish_reveal(page)
-    _audit(page, shots, "reveal")
+    audit(page, shots, "board-reveal")
     page.locator("#b-next").click()
     # Last night's winners marked on the vaults (when anyone won one).
     history = page.evaluate(
@@ -331,7 +310,7 @@ def test_every_state_of_the_board_passes_axe(site, new_page, shots, viewport):
         expect(page.locator(f".vault[data-vault='{slug}'] .last-night")).to_contain_text(
             "Last night"
         )
-    _audit(page, shots, "night-2")
+    audit(page, shots, "board-night-2")
 
 
 @SIZES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, pass_age_check
-from tests.e2e.helpers import open_choices
+from tests.e2e.helpers import audit, open_choices
 
 TWELVE = ["Mirror Courier", "Ghost Locksmith", "Paper Decoy", "Borrowed Face", "Coolant Carrier"]
 
@@ -76,7 +76,6 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
 
     from game.models import Heist, SavedDeck
     from tests.e2e.helpers import sign_in_new_player
-    from tests.e2e.test_pages import _audit
 
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     user = sign_in_new_player(page, site, email="decks@example.com", password="a long password 42")
@@ -100,7 +99,7 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
     page.get_by_label("Deck name").fill("Scratch")
     page.get_by_label("Deck name").press("Enter")
     expect(page.get_by_text("Deck “Scratch” saved.")).to_be_visible()
-    _audit(page, shots, "deck-signed-in")
+    audit(page, shots, "deck-signed-in")
     page.get_by_role("button", name="Delete Scratch").click()
     expect(page.get_by_text("Deck “Scratch” deleted.")).to_be_visible()
     expect(page.get_by_role("button", name="Delete Scratch")).to_have_count(0)
@@ -112,7 +111,7 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
     open_choices(page)
     mine = page.get_by_role("radio", name="Night Shift", exact=True)
     expect(mine).to_be_checked()
-    _audit(page, shots, "rival-picker-signed-in")
+    audit(page, shots, "rival-picker-signed-in")
     page.get_by_role("radio", name="The Furnace", exact=True).check()
     page.get_by_role("button", name="Start the heist").click()
     page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
@@ -123,4 +122,4 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
 
     page.set_viewport_size(DESKTOP)
     page.goto(site + "/deck/")
-    _audit(page, shots, "deck-signed-in")
+    audit(page, shots, "deck-signed-in")

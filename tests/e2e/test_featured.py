@@ -11,8 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import finish_heist_by_api, heist_id, sign_in_new_player
-from tests.e2e.test_pages import _audit
+from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, sign_in_new_player
 
 
 @pytest.fixture
@@ -44,7 +43,7 @@ def test_player_plays_the_featured_heist_from_home_and_finds_themself(site, slot
     expect(block.get_by_role("heading", name=f"Featured heist: {slot.name}")).to_be_visible()
     expect(block).to_contain_text(get_persona(slot.rival).name)
     expect(block.locator("time")).to_contain_text(re.compile(r"hour|minute"))
-    _audit(page, shots, "home-featured")
+    audit(page, shots, "home-featured")
 
     block.get_by_role("button", name="Play the featured heist").click()
     page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
@@ -69,7 +68,7 @@ def test_player_plays_the_featured_heist_from_home_and_finds_themself(site, slot
     expect(page.locator("#attempt")).to_have_text(
         "You have played your ranked heist here: this one is practice."
     )
-    _audit(page, shots, "featured")
+    audit(page, shots, "featured")
 
     # The second run, again from the home page: practice.
     page.goto(site + "/")
@@ -90,7 +89,7 @@ def test_featured_page_on_a_phone_for_a_guest(site, slot, new_page, shots):
     page.goto(site + "/featured/")
     expect(page.get_by_role("heading", name=slot.name)).to_be_visible()
     expect(page.locator("#attempt")).to_contain_text("Guests play for practice")
-    _audit(page, shots, "featured-guest")
+    audit(page, shots, "featured-guest")
     page.get_by_role("button", name="Play").click()  # the age screen first, then the slot
     page.get_by_label("Date of birth").fill("1990-04-02")
     page.get_by_role("button", name="Continue").click()

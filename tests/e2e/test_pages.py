@@ -7,30 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, finish_heist_by_api, heist_id, start_heist
+from tests.e2e.helpers import SEAL, audit, finish_heist_by_api, heist_id, start_heist
 
 BOARD_BUDGET = 150 * 1024  # bytes, issue 6: HTML, CSS, JS, fonts, images of the first load
-
-_axe = Axe()
-
-
-def _audit(page, shots, name: str) -> None:
-    """axe-core, no sideways scroll, no inline script or style, then a screenshot."""
-    results = _axe.run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in {"serious", "critical"}
-    ]
-    assert not bad, f"{name}: {bad}"
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    assert page.locator("script:not([src])").count() == 0, f"{name}: inline script"
-    assert page.locator("[style]").count() == 0, f"{name}: inline style attribute"
-    shots.take(page, name)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -44,29 +26,29 @@ def test_every_page_passes_axe_and_is_photographed(site, new_page, shots, viewpo
         ("/rules/", "rules"),
     ]:
         page.goto(site + path)
-        _audit(page, shots, name)
+        audit(page, shots, name)
     page.goto(site + "/play/")
-    _audit(page, shots, "age-check")
+    audit(page, shots, "age-check")
 
     board_url = start_heist(page, site, rival="The Reader", difficulty="Safecracker")
     page.goto(site + "/play/")
-    _audit(page, shots, "rival-picker")
+    audit(page, shots, "rival-picker")
     page.goto(board_url)
     expect(page.locator(".card").first).to_be_visible()
-    _audit(page, shots, "board")
+    audit(page, shots, "board")
     page.locator(".card").first.click()
-    _audit(page, shots, "board-card-picked")
+    audit(page, shots, "board-card-picked")
     page.locator(".vault:not(.closed)").first.click()
     page.get_by_role("button", name=SEAL).click()
     expect(page.locator("#b-verify")).to_have_attribute("data-verified", "true")
-    _audit(page, shots, "reveal")
+    audit(page, shots, "reveal")
 
     finish_heist_by_api(page, site, heist_id(page))
     page.goto(board_url)  # a finished heist's board leads to its result
     page.wait_for_url(re.compile(r"/result/$"))
-    _audit(page, shots, "result")
+    audit(page, shots, "result")
     page.get_by_role("link", name="Watch the replay").click()
-    _audit(page, shots, "replay")
+    audit(page, shots, "replay")
 
 
 def test_security_headers_and_strict_csp(site, new_page):

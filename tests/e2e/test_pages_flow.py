@@ -16,8 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, finish_heist_by_api, heist_id
-from tests.e2e.test_pages import _audit
+from tests.e2e.helpers import SEAL, audit, finish_heist_by_api, heist_id
 
 TAPS_MAX = 6  # issue 18: home page to the first sealed night, besides typing the date of birth
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -73,7 +72,7 @@ def test_new_guest_from_home_to_first_sealed_night_counting_taps(
     page = new_page(viewport, has_touch=phone, is_mobile=phone)
     tap = Taps(page, phone)
     page.goto(site + "/")
-    _audit(page, shots, "flow-home")
+    audit(page, shots, "flow-home")
     tap(page.get_by_role("link", name="Play now"), "Play now")
     page.wait_for_url(re.compile(r"/age-check/"))
     page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)  # typing: not counted
@@ -85,7 +84,7 @@ def test_new_guest_from_home_to_first_sealed_night_counting_taps(
     expect(quick).to_be_visible()
     assert _in_first_screen(page, quick), quick.bounding_box()
     expect(page.locator("details.more-choices")).not_to_have_attribute("open", "")
-    _audit(page, shots, "flow-play")
+    audit(page, shots, "flow-play")
     tap(quick, "Quick heist")
     page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
     card = page.locator(".card:not(.unaffordable)").first
@@ -135,7 +134,7 @@ def test_continue_your_heist_appears_and_opens_the_board(site, new_page, shots, 
         link = page.get_by_role("link", name="Continue your heist")
         expect(link).to_be_visible()
         assert _in_first_screen(page, link)
-        _audit(page, shots, name)
+        audit(page, shots, name)
         link.click()
         page.wait_for_url(board)
         expect(page.locator(".card").first).to_be_visible()
@@ -186,7 +185,7 @@ def test_result_page_win_draw_and_loss(site, new_page, shots, viewport):
             assert _in_first_screen(page, next_level)
         expect(page.locator(".highlights")).to_contain_text("Best night")
         expect(page.locator(".highlights")).to_contain_text("Vaults taken")
-        _audit(page, shots, f"result-{outcome}")
+        audit(page, shots, f"result-{outcome}")
     assert len(set(looks.values())) == 3, looks
 
     # The shareable summary: the replay's link, and a copy button that copies it.
@@ -218,14 +217,14 @@ def test_replay_steps_night_by_night_and_folds_the_details(site, new_page, shots
     details = page.locator("details.tech-details")
     expect(details).not_to_have_attribute("open", "")
     expect(page.get_by_text("python -m game.engine.replay FILE.json")).to_be_hidden()
-    _audit(page, shots, "replay-night-1")
+    audit(page, shots, "replay-night-1")
     details.locator("summary").click()
     expect(page.get_by_text("python -m game.engine.replay FILE.json")).to_be_visible()
-    _audit(page, shots, "replay-details-open")
+    audit(page, shots, "replay-details-open")
     for night in range(2, 7):
         page.get_by_role("link", name=f"Night {night} →").click()
         expect(page.get_by_role("heading", level=1)).to_contain_text(f"night {night} of 6")
-    _audit(page, shots, "replay-night-6")
+    audit(page, shots, "replay-night-6")
     page.get_by_role("link", name="← Night 5").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("night 5 of 6")
 
@@ -239,7 +238,7 @@ def test_replay_steps_night_by_night_and_folds_the_details(site, new_page, shots
     expect(friend.get_by_role("heading", level=1)).to_contain_text("night 1 of 6")
     friend.get_by_role("link", name="Night 2 →").click()
     expect(friend.get_by_role("heading", level=1)).to_contain_text("night 2 of 6")
-    _audit(friend, shots, "replay-shared")
+    audit(friend, shots, "replay-shared")
 
 
 def test_replay_steps_without_javascript(site, new_page):

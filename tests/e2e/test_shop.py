@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import finish_heist_by_api, heist_id, open_choices
-from tests.e2e.test_pages import _audit
+from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, open_choices
 
 PASSWORD = "a long enough password 42"
 CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)
@@ -123,13 +122,13 @@ def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, v
     page.goto(site + "/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Shop").click()
     page.wait_for_url(re.compile(r"/shop/$"))
-    _audit(page, shots, "shop-signed-in")
+    audit(page, shots, "shop-signed-in")
     _buy_with_the_dialog(page, *CREW)
     _buy_with_the_dialog(page, *BACK)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.locator("#shop-live")).to_have_text(f"You now wear {BACK[1]}.")
     expect(page.locator(f"#item-{BACK[0]}")).to_have_class(re.compile(r"\bequipped\b"))
-    _audit(page, shots, "shop-wearing")
+    audit(page, shots, "shop-wearing")
 
     # A deck with two of the crew, saved under a name.
     page.goto(site + "/deck/")
@@ -164,7 +163,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     page = new_page(viewport)
     page.goto(site + "/shop/")
     expect(page.get_by_text("Sign in to buy.")).to_be_visible()
-    _audit(page, shots, "shop-guest")
+    audit(page, shots, "shop-guest")
 
     email = _sign_up(page, site)
     _grant(email, 600)
@@ -173,11 +172,11 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
         _buy_with_the_dialog(page, slug, name, 200)
         page.get_by_role("button", name=f"Wear {name}").click()
         expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bequipped\b"))
-        _audit(page, shots, f"shop-{slug}")
+        audit(page, shots, f"shop-{slug}")
         hid = _start_from_picker(page, site)
         if _board_has_hooks(page):
             expect(page.locator("#board")).to_have_attribute("data-board-theme", slug)
-            _audit(page, shots, f"board-{slug}")
+            audit(page, shots, f"board-{slug}")
         view = page.request.get(f"{site}/api/v1/heists/{hid}/").json()
         assert view["you"]["cosmetics"]["board_theme"] == slug
 
@@ -185,9 +184,9 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
     expect(page.get_by_role("dialog")).to_be_visible()
-    _audit(page, shots, "shop-confirm")
+    audit(page, shots, "shop-confirm")
     page.goto(f"{site}/shop/buy/{BACK[0]}/")
-    _audit(page, shots, "shop-buy-page")
+    audit(page, shots, "shop-buy-page")
 
 
 def test_buying_without_javascript(site, new_page, shots):
