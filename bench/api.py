@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -44,7 +43,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import (  # bench/harness.py: the site, its processes and their CPU
-    ROOT,
     bench_site,
     cpu_by_part,
     free_port,
@@ -139,13 +137,6 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     python = str(VENV_BIN / "python")
     fresh_site(python, db_url, redis, env)
-    subprocess.run(
-        [python, "-m", "celery", "-A", "veyltak_site", "purge", "-f"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
 
     web = worker = None
     try:

@@ -181,13 +181,6 @@ def main() -> int:
     env.update(NUM_PROXIES="1", DB_CONN_MAX_AGE=str(args.conn_max_age))
     python = str(VENV_BIN / "python")
     fresh_site(python, db_url, redis, env)
-    subprocess.run(
-        [python, "-m", "celery", "-A", "veyltak_site", "purge", "-f"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
     made = subprocess.run(
         [python, "manage.py", "shell", "-c", ACCOUNTS],
         cwd=ROOT,

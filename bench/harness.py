@@ -87,15 +87,18 @@ def bench_site(database: str, var_prefix: str) -> tuple[str, str, Path, dict[str
 
 
 def fresh_site(python: str, db_url: str, redis: str, env: dict[str, str]) -> None:
-    """A new, migrated database with the catalogue loaded."""
+    """A new, migrated database with the catalogue loaded, and the broker's queue emptied (no
+    rival turn of an earlier run is left to play)."""
     print(
         f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
     )
     fresh_database(db_url)
-    for step in (["migrate", "--noinput", "-v", "0"], ["load_catalogue"]):
-        subprocess.run(
-            [python, "manage.py", *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
-        )
+    for step in (
+        ["manage.py", "migrate", "--noinput", "-v", "0"],
+        ["manage.py", "load_catalogue"],
+        ["-m", "celery", "-A", "veyltak_site", "purge", "-f"],
+    ):
+        subprocess.run([python, *step], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -41,6 +41,25 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
 
+def random_plan(view: dict, costs: dict[str, int], rng: random.Random) -> dict:
+    """A random legal seal body, worked out from the heist view as a player sees it: one or two
+    crew of the hand that the Energy pays for (``costs``: crew slug -> cost), each to an open
+    vault, Boosting about a third of the time below Heat 6. Also the locust players' plan
+    (tests/load/locustfile.py)."""
+    you = view["you"]
+    vaults = [v["slug"] for v in view["vaults"] if not v["closed"]]
+    hand = list(you["hand"])
+    rng.shuffle(hand)
+    crew, spent = [], 0
+    for card in hand[: rng.randint(1, 2)]:
+        cost = costs[card["crew"]]
+        if spent + cost <= you["energy"] and vaults:
+            crew.append({"card": card["card"], "vault": rng.choice(vaults)})
+            spent += cost
+    boost = bool(crew) and you["heat"] < 6 and rng.random() < 0.35
+    return {"night": view["night"], "crew": crew, "boost": boost}
+
+
 @dataclass
 class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -151,18 +170,7 @@ class Player:
         self.costs = {c["slug"]: c["cost"] for c in self.get("/api/v1/crew/").json()}
 
     def plan(self, view: dict) -> dict:
-        you = view["you"]
-        vaults = [v["slug"] for v in view["vaults"] if not v["closed"]]
-        hand = list(you["hand"])
-        self.rng.shuffle(hand)
-        crew, spent = [], 0
-        for card in hand[: self.rng.randint(1, 2)]:
-            cost = self.costs[card["crew"]]
-            if spent + cost <= you["energy"] and vaults:
-                crew.append({"card": card["card"], "vault": self.rng.choice(vaults)})
-                spent += cost
-        boost = bool(crew) and you["heat"] < 6 and self.rng.random() < 0.35
-        return {"night": view["night"], "crew": crew, "boost": boost}
+        return random_plan(view, self.costs, self.rng)
 
     def wait_planning(self, view: dict, deadline: float | None = None) -> dict | None:
         """Poll the heist view until the rival has sealed, as the board does; None on failure."""

@@ -36,10 +36,15 @@ import itertools
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
 
 from locust import FastHttpUser, LoadTestShape, events, task
+
+# bench/players.py: the random legal plan the other load clients send too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from players import random_plan
 
 LEVELS = (("rookie", 40), ("hustler", 30), ("safecracker", 20), ("kingpin", 10))
 ADULT_BIRTH_DATE = "1990-04-02"
@@ -187,18 +192,7 @@ class Player(FastHttpUser):
 
     def plan(self, view: dict) -> dict:
         """A random legal plan, worked out from the board as a player sees it."""
-        you = view["you"]
-        vaults = [v["slug"] for v in view["vaults"] if not v["closed"]]
-        hand = list(you["hand"])
-        self.rng.shuffle(hand)
-        crew, spent = [], 0
-        for card in hand[: self.rng.randint(1, 2)]:
-            cost = self.costs[card["crew"]]
-            if spent + cost <= you["energy"] and vaults:
-                crew.append({"card": card["card"], "vault": self.rng.choice(vaults)})
-                spent += cost
-        boost = bool(crew) and you["heat"] < 6 and self.rng.random() < 0.35
-        return {"night": view["night"], "crew": crew, "boost": boost}
+        return random_plan(view, self.costs, self.rng)
 
     def view(self, heist_id: str) -> dict:
         return self.get_json(f"/api/v1/heists/{heist_id}/", "heist view")
