@@ -219,16 +219,8 @@ def rules_context(ruleset: Ruleset) -> dict[str, Any]:
             {"heat": heat, "energy": energy} for heat, energy in enumerate(ruleset.energy_by_heat)
         ],
         "crew": [
-            {
-                "slug": c.slug,
-                "name": c.name,
-                "cost": c.cost,
-                "power": c.power,
-                "text": c.text,
-                "set": c.set,
-                "effects": [text.effect_text(c.slug, e) for e in c.effects],
-            }
-            for c in ruleset.crew.values()
+            {**row, "effects": [text.effect_text(c.slug, e) for e in c.effects]}
+            for row, c in zip(crew_rows(ruleset), ruleset.crew.values(), strict=True)
         ],
     }
 
