@@ -163,6 +163,23 @@ class HeistResultSerializer(serializers.Serializer):
     )
 
 
+class PracticeThenSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["win", "loss", "draw"])
+    you = serializers.IntegerField()
+    rival = serializers.IntegerField()
+
+
+class PracticeOfSerializer(serializers.Serializer):
+    heist = serializers.UUIDField(allow_null=True, help_text="The heist this one retries.")
+    night = serializers.IntegerField(help_text="The night it starts from.")
+    then = PracticeThenSerializer(
+        allow_null=True, help_text="How the retried heist ended (null if it is gone)."
+    )
+    compared = serializers.CharField(
+        allow_null=True, help_text="Once this retry is over: how it compares with what happened."
+    )
+
+
 class HeistViewSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
@@ -181,6 +198,10 @@ class HeistViewSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(help_text="A featured heist that counts on the board.")
     history = NightResultSerializer(many=True)
     result = HeistResultSerializer(allow_null=True)
+    practice_of = PracticeOfSerializer(
+        allow_null=True,
+        help_text="A practice retry of a night (never ranked, never earns); else null.",
+    )
 
 
 class SealOutputSerializer(serializers.Serializer):
@@ -273,6 +294,26 @@ class ReplayRivalSerializer(serializers.Serializer):
     difficulty = serializers.CharField()
 
 
+class PositionSideSerializer(serializers.Serializer):
+    deck = serializers.ListField(child=serializers.IntegerField(), help_text="Draw order.")
+    hand = serializers.ListField(child=serializers.IntegerField())
+    discard = serializers.ListField(child=serializers.IntegerField())
+    heat = serializers.IntegerField()
+    score = serializers.IntegerField()
+    shuffles = serializers.IntegerField()
+
+
+class PositionSidesSerializer(serializers.Serializer):
+    player = PositionSideSerializer()
+    rival = PositionSideSerializer()
+
+
+class PositionSerializer(serializers.Serializer):
+    night = serializers.IntegerField()
+    history = EngineNightResultSerializer(many=True)
+    sides = PositionSidesSerializer()
+
+
 class ReplaySerializer(serializers.Serializer):
     ruleset = serializers.CharField()
     server_seed = serializers.CharField()
@@ -293,6 +334,11 @@ class ReplaySerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     verify = serializers.CharField()
+    start = PositionSerializer(
+        required=False,
+        help_text="A practice retry's start: the stored position of the night it retries "
+        "(game/engine/position.py); absent for a heist that starts at night 1.",
+    )
 
 
 # --- Builders -------------------------------------------------------------------------------
@@ -391,6 +437,36 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
         "ranked": heist.ranked,
         "history": [_night_data(n) for n in nights if n.result is not None],
         "result": result,
+        "practice_of": _practice_of(heist, result),
+    }
+
+
+_SAID = {"win": "a win", "loss": "a loss", "draw": "a draw"}
+
+
+def _practice_of(heist: Heist, result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a practice retry retries, how that heist ended, and, once the retry is over, the
+    two side by side in a sentence."""
+    if not heist.is_practice:
+        return None
+    original = heist.practice_of
+    then = None
+    if original is not None and original.status == Heist.Status.FINISHED:
+        score = original.nights.filter(result__isnull=False).order_by("-night").first()
+        final = score.result["score"] if score is not None else {PLAYER: 0, RIVAL: 0}
+        then = {"outcome": original.outcome, "you": final[PLAYER], "rival": final[RIVAL]}
+    compared = None
+    if result is not None and then is not None:
+        compared = (
+            f"Trying night {heist.practice_night} again, you finished {result['you']} to "
+            f"{result['rival']} ({_SAID[result['outcome']]}); the first time, "
+            f"{then['you']} to {then['rival']} ({_SAID[then['outcome']]})."
+        )
+    return {
+        "heist": heist.practice_of_id,
+        "night": heist.practice_night,
+        "then": then,
+        "compared": compared,
     }
 
 
@@ -454,11 +530,12 @@ def replay_record(
         client_seed=heist.client_seed,
         decks={PLAYER: heist.player_deck, RIVAL: heist.rival_deck},
         encounter=Encounter.from_dict(heist.encounter) if heist.encounter else None,
+        start=heist.start,
     )
     # An abandoned heist publishes the nights that were played; the unplayed night's sealed
-    # rival plan is not part of it.
+    # rival plan is not part of it. A practice retry's earlier nights are its start's history.
     for night in nights:
-        if night.result is None:
+        if night.result is None or night.night < heist.first_night:
             continue
         record["nights"].append(
             record_entry(

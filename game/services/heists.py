@@ -41,6 +41,7 @@ from game.engine import (
     get_ruleset,
     new_heist,
     outcome,
+    position_of,
     resolve,
     seed_commitment,
     validate_plan,
@@ -51,6 +52,7 @@ from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
+from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
 from game.services.featured import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
@@ -182,16 +184,20 @@ def heist_create(
     client_seed: str,
     ruleset: str,
     featured_slot: FeaturedSlot | None = None,
+    practice_of: Heist | None = None,
+    start: HeistState | None = None,
 ) -> HeistSnapshot:
     """Deal a heist and store it with its first night (``heist_start``, and
     game.services.featured for a slot's heist, which passes the slot's seed and, through
-    ``featured_slot``, asks for the ranked attempt)."""
+    ``featured_slot``, asks for the ranked attempt). A practice retry (game.services.practice)
+    passes the heist it retries and ``start``, the state of the night it starts from, dealt
+    with these same seeds and decks; the position is stored so the state rebuilds from it."""
     _check_owner(owner)
     persona = _check_rival(rival, difficulty)
     if encounter is not None and not isinstance(encounter, Encounter):
         encounter = Encounter.from_dict(encounter)
     try:
-        state = new_heist(
+        state = start or new_heist(
             ruleset=ruleset,
             player_deck=list(deck),
             rival_deck=persona.deck,
@@ -227,12 +233,42 @@ def heist_create(
                 "rival": {"card_back": None, "board_theme": None, "title": None},
             },
         )
+        if start is not None:
+            heist.practice_of = practice_of
+            heist.practice_night = heist.night = start.night
+            heist.start = position_of(start)
         if featured_slot is not None:
             featured_rank_claim(heist=heist, owner=owner, slot=featured_slot)
         else:
             heist.save(force_insert=True)
+        earlier = _practice_history(heist, practice_of) if start is not None else []
         night = _night_start(heist, state)
-    return HeistSnapshot(heist, [night], state)
+    return HeistSnapshot(heist, [*earlier, night], state)
+
+
+def _practice_history(heist: Heist, original: Heist | None) -> list[HeistNight]:
+    """A practice retry's copies of its original's nights before its start: its view shows
+    them as its history, exactly as the original showed them (plans, nonces, results)."""
+    rows = [
+        HeistNight(
+            heist=heist,
+            night=n.night,
+            loot=n.loot,
+            closed=n.closed,
+            started_at=n.started_at,
+            rival_plan=n.rival_plan,
+            rival_nonce=n.rival_nonce,
+            rival_commitment=n.rival_commitment,
+            rival_sealed_at=n.rival_sealed_at,
+            player_plan=n.player_plan,
+            result=n.result,
+            resolved_at=n.resolved_at,
+        )
+        for n in HeistNight.objects.filter(
+            heist=original, night__lt=heist.first_night, result__isnull=False
+        ).order_by("night")
+    ]
+    return HeistNight.objects.bulk_create(rows)
 
 
 def _check_open(heist: Heist, night: int) -> None:
@@ -354,8 +390,12 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.outcome = _OUTCOMES[outcome(state)]
     heist.finished_at = timezone.now()
     heist.night = state.night
-    signs = heist_signs_award(heist=heist)
-    heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
+    if heist.is_practice:
+        # A practice retry of a night never earns (DESIGN.md section 10).
+        heist.signs_awarded, heist.signs_reason = None, SignsReason.PRACTICE
+    else:
+        signs = heist_signs_award(heist=heist)
+        heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
     heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
     heist.save(
@@ -370,6 +410,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "featured_bonus",
         ]
     )
+    debrief_schedule(heist.pk)
     return heist
 
 
