@@ -235,3 +235,24 @@ def test_a_featured_heist_waits_for_its_slot_to_close(player, clock):
     assert retry.status_code == 201
     # A practice retry of a slot's heist is no featured heist: never ranked, never on a board.
     assert retry.json()["featured"] is None and retry.json()["ranked"] is False
+
+
+def test_a_debrief_is_worked_out_in_a_thread_that_yields_the_cores(settings):
+    import os
+    import threading
+
+    from game.services.debriefs import at_low_priority
+
+    settings.DEBRIEF_NICE = 10
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def work():
+        return threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    tid, nice = at_low_priority(work)
+    assert tid != threading.get_native_id()
+    assert nice == max(10, mine)
+    # The caller's own priority is untouched, and an error reaches the caller.
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
+    with pytest.raises(ZeroDivisionError):
+        at_low_priority(lambda: 1 / 0)
