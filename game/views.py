@@ -27,6 +27,7 @@ from game import catalogue
 from game.engine import DeckError, get_ruleset, text, validate_deck
 from game.owners import Owner, owner_from_request
 from game.presenters import catalogue as present_catalogue
+from game.presenters import debrief as present_debrief
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
 from game.presenters import pages
@@ -44,6 +45,7 @@ from game.services.decks import (
 )
 from game.services.featured import featured_heist_start
 from game.services.heists import heist_start
+from game.views_debrief import debrief_context
 from shop import selectors as shop_selectors
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
@@ -131,6 +133,7 @@ def rules(request):
     context = pages.rules_context(ruleset)
     # Every encounter of the catalogue, as the picker shows them, and the featured rules.
     context["encounters"] = present_catalogue.encounter_choices(active.encounters.values(), ruleset)
+    context["debrief_rules"] = present_debrief.debrief_rules()
     context["featured_rules"] = text.featured_rules(
         slot_minutes=settings.FEATURED_SLOT_MINUTES,
         ranked_finish=active.prizes.ranked_finish,
@@ -476,6 +479,9 @@ def heist(request, heist_id):
             "api": "/api/v1/",
             "rules_json": pages.board_rules(ruleset),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
+            "practice": {"night": game.practice_night, "of": game.practice_of_id}
+            if game.is_practice
+            else None,
             "night": game.night,
             "nights": ruleset.nights,
             "urls": _urls(heist_id),
@@ -526,10 +532,13 @@ def heist_result(request, heist_id):
     difficulties = catalogue_selectors.difficulties()
     outcome = result["outcome"] if result else "abandoned"
     share_url = _share_url(request, game)
+    debrief = debrief_context(request, game)
+    shown = debrief["debrief"]
     return render(
         request,
         "game/result.html",
         {
+            **debrief,
             "view": view,
             "result": result,
             "outcome_kind": outcome,
@@ -549,7 +558,12 @@ def heist_result(request, heist_id):
             ),
             "share_url": share_url,
             "share_text": pages.share_text(
-                outcome, view["rival"]["name"], view["you"]["score"], view["rival"]["score"]
+                outcome,
+                view["rival"]["name"],
+                view["you"]["score"],
+                view["rival"]["score"],
+                grid=shown["grid"] if shown else "",
+                accuracy=shown["accuracy"] if shown else None,
             )
             if share_url
             else "",
@@ -581,14 +595,24 @@ def heist_replay(request, heist_id):
     night = min(max(night, 1), max(len(history), 1))
     current = history[night - 1] if history else None
     engine = next(
-        (n.get("result") for n in record.get("nights", []) if n.get("night") == night), None
+        (n.get("result") for n in record.get("nights", []) if n.get("night") == night),
+        # A practice retry's earlier nights are in its start's history.
+        next(
+            (r for r in (record.get("start") or {}).get("history", []) if r["night"] == night),
+            None,
+        ),
     )
     ruleset = get_ruleset(game.ruleset)
     hands = pages.replay_hands(record, ruleset).get(night)
+    # The debrief is its owner's alone: a shared replay shows none.
+    debrief = debrief_context(request, game) if not shared else {"debrief": None}
+    review = debrief["debrief"]["by_night"].get(night) if debrief["debrief"] else None
     return render(
         request,
         "game/replay.html",
         {
+            **debrief,
+            "review": review,
             "view": view,
             "record": record,
             "night": night,

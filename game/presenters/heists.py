@@ -588,6 +588,8 @@ def history_rows(heists: Iterable[Heist]) -> list[dict[str, Any]]:
                 "created_at": h.created_at.isoformat(),
                 "finished_at": h.finished_at.isoformat() if h.finished_at else None,
                 "replay_url": f"/api/v1/heists/{h.pk}/replay/" if h.is_closed else None,
+                "accuracy": None if h.accuracy is None else round(h.accuracy, 1),
+                "practice_of": str(h.practice_of_id) if h.practice_of_id else None,
             }
         )
     return rows

@@ -350,10 +350,10 @@ def _names(rs: Ruleset, slugs: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def plan_words(rs: Ruleset, crew: Crew, boost: bool, *, who: str = "you") -> str:
-    """ "you sent Spark to Crown Vault and Fence to Signal Tower with Boost"."""
+def crew_words(rs: Ruleset, crew: Crew, boost: bool) -> str:
+    """ "Spark to Crown Vault and Fence to Signal Tower with Boost", or "nobody"."""
     if not crew:
-        return f"{who} sent nobody"
+        return "nobody"
     by_vault: dict[str, list[str]] = {}
     for slug, vault in crew:
         by_vault.setdefault(vault, []).append(slug)
@@ -361,7 +361,12 @@ def plan_words(rs: Ruleset, crew: Crew, boost: bool, *, who: str = "you") -> str
         f"{_names(rs, slugs)} to {rs.vault_name(vault)}"
         for vault, slugs in sorted(by_vault.items(), key=lambda kv: rs.vault_slugs.index(kv[0]))
     ]
-    return f"{who} sent " + " and ".join(parts) + (" with Boost" if boost else "")
+    return " and ".join(parts) + (" with Boost" if boost else "")
+
+
+def plan_words(rs: Ruleset, crew: Crew, boost: bool, *, who: str = "you") -> str:
+    """ "you sent Spark to Crown Vault and Fence to Signal Tower with Boost"."""
+    return f"{who} sent {crew_words(rs, crew, boost)}"
 
 
 def _bonuses(rs: Ruleset, result: NightResult, side: str, vault: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery
 
 from game.domain import HeistSnapshot
 from game.engine import (
@@ -131,7 +131,8 @@ def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
 
 def player_heists(*, user_id: int) -> list[Heist]:
     """A signed-in player's heists, newest first, each with ``last_score`` (the engine's score
-    dict after the last night played, or None): the profile's history and the export."""
+    dict after the last night played, or None) and ``accuracy`` (its debrief's, or None): the
+    profile's history and the export."""
     last_score = (
         HeistNight.objects.filter(heist=OuterRef("pk"), result__isnull=False)
         .order_by("-night")
@@ -139,7 +140,11 @@ def player_heists(*, user_id: int) -> list[Heist]:
     )
     return list(
         Heist.objects.filter(user_id=user_id)
-        .annotate(last_score=Subquery(last_score, output_field=JSONField()))
+        .annotate(
+            last_score=Subquery(last_score, output_field=JSONField()),
+            # The debrief's accuracy, once worked out (None before, and for abandoned heists).
+            accuracy=F("debrief__accuracy"),
+        )
         .order_by("-created_at")
     )
 
