@@ -534,6 +534,18 @@ def heist_result(request, heist_id):
     share_url = _share_url(request, game)
     debrief = debrief_context(request, game)
     shown = debrief["debrief"]
+    share_text = (
+        pages.share_text(
+            outcome,
+            view["rival"]["name"],
+            view["you"]["score"],
+            view["rival"]["score"],
+            grid=shown["grid"] if shown else "",
+            accuracy=shown["accuracy"] if shown else None,
+        )
+        if share_url
+        else ""
+    )
     return render(
         request,
         "game/result.html",
@@ -557,16 +569,9 @@ def heist_result(request, heist_id):
                 else None
             ),
             "share_url": share_url,
-            "share_text": pages.share_text(
-                outcome,
-                view["rival"]["name"],
-                view["you"]["score"],
-                view["rival"]["score"],
-                grid=shown["grid"] if shown else "",
-                accuracy=shown["accuracy"] if shown else None,
-            )
-            if share_url
-            else "",
+            "share_text": share_text,
+            # Around the grid, so the page can draw its marks (the copied text keeps them).
+            "share_parts": share_text.split(shown["grid"], 1) if shown and share_text else None,
             # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
             "signs_reason": game.signs_reason,
             "urls": _urls(heist_id),

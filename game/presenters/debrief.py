@@ -117,7 +117,7 @@ def _crew(plan: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 def _worth(measure: str, expected: float) -> str:
     if measure == "win":
         return f"wins {round(100 * expected)}% of the time"
-    return f"{expected:+.1f} Loot expected"
+    return f"{solver.signed(expected)} Loot expected"
 
 
 def debrief_page(found: HeistDebrief, ruleset: Ruleset) -> dict[str, Any]:

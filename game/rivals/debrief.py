@@ -345,6 +345,11 @@ def percent(p: float) -> str:
     return f"{round(100 * p)}%"
 
 
+def signed(x: float) -> str:
+    """ "+1.2", "-0.4", and "0.0" rather than "-0.0"."""
+    return "0.0" if abs(x) < 0.05 else f"{x:+.1f}"
+
+
 def _names(rs: Ruleset, slugs: Sequence[str]) -> str:
     names = [rs.crew[s].name for s in slugs]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -371,15 +376,17 @@ def plan_words(rs: Ruleset, crew: Crew, boost: bool, *, who: str = "you") -> str
 
 def _bonuses(rs: Ruleset, result: NightResult, side: str, vault: str) -> list[str]:
     reasons = text.rival_side_reasons(rs) if side == RIVAL else {}
-    out = []
+    found: dict[str, int] = {}
     for crew in result.side(side).crew:
         if crew.vault != vault:
             continue
         for part in crew.breakdown:
             if part.kind == "bonus":
                 why = reasons.get(part.reason, part.reason.split(": ", 1)[-1])
-                out.append(f"{rs.crew[crew.crew].name} {part.amount:+d}: {why}")
-    return out
+                said = f"{rs.crew[crew.crew].name} {part.amount:+d}{{each}}: {why}"
+                found[said] = found.get(said, 0) + 1
+    # Two of one crew with the same bonus are said once.
+    return [said.format(each=" each" if n > 1 else "") for said, n in found.items()]
 
 
 def _took(rs: Ruleset, result: NightResult, vr: VaultResult) -> str:
@@ -425,7 +432,7 @@ def why_text(rs: Ruleset, review: NightReview) -> str:
     def worth(s: Scored) -> str:
         if review.measure == "win":
             return f"wins {percent(s.expected)} of the time"
-        return f"expects {s.expected:+.1f} Loot against it"
+        return f"expects {signed(s.expected)} Loot against it"
 
     if review.label == "best":
         return f"{head} Against all its plans yours was a best plan: it {worth(review.yours)}."

@@ -50,7 +50,7 @@ def test_the_result_page_shows_accuracy_turning_point_and_each_nights_label(gues
     assert f'name="night" value="{tp["night"]}"' in html
     assert f"Try night {tp['night']} again" in html
     # The share text: a mark per night and the score, and nothing of the plans or the seed.
-    share = re.search(r'<p id="share-text">([^<]*)</p>', html)[1]
+    share = re.sub(r"<[^>]+>", "", re.search(r'<p id="share-text">(.*?)</p>', html, re.S)[1])
     assert debrief["grid"] in share and len(debrief["grid"]) == 6
     assert set(debrief["grid"]) <= set(MARKS.values())
     assert f"{view['you']['score']} to {view['rival']['score']}" in share
