@@ -44,6 +44,7 @@ from game.services.decks import (
 )
 from game.services.featured import featured_heist_start
 from game.services.heists import heist_start
+from shop import presenters as shop_presenters
 from shop import selectors as shop_selectors
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
@@ -67,7 +68,7 @@ def _crew_locks(request, crew) -> None:
     their price in the shop."""
     prices = {
         r["slug"]: r["price"]
-        for r in shop_selectors.shop_items(request.user)
+        for r in shop_presenters.shop_items(request.user)
         if r["kind"] == "crew"
     }
     locked = shop_selectors.unowned_crew(request.user, [row["slug"] for row in crew])
