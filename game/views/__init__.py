@@ -2,8 +2,8 @@
 static/js/board.js talking to the JSON API.
 
 Pages read through selectors, build their context with game.presenters and hold no rules: deck
-legality is the engine's validate_deck, the same check the API runs, and every rule sentence
-comes from game.engine.text.
+legality is the engine's validate_deck, the same check the API runs, and every sentence comes
+from game.presenters.words (around the engine's own words, game.engine.text).
 
 - ``home``: the home page.
 - ``rules``: how to play (/rules/).

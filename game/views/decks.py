@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from game.engine import DeckError, get_ruleset, text, validate_deck
-from game.presenters import pages
+from game.engine import DeckError, get_ruleset, validate_deck
+from game.presenters import pages, words
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.decks import saved_deck_playable, saved_decks
 from game.services.decks import (
@@ -107,7 +107,7 @@ def deck(request):
             mine = _saved_decks(request, ruleset)
         elif action == "save":
             # Every count is 0..max_copies by now; the total is checked before the list exists.
-            reason = text.deck_reason(counts, ruleset)
+            reason = words.deck_reason(counts, ruleset)
             deck_list = []
             if reason is None:
                 deck_list = [s for row in crew for s in [row["slug"]] * counts[row["slug"]]]
@@ -146,13 +146,13 @@ def deck(request):
             "total": total,
             "size": ruleset.deck_size,
             "max_copies": ruleset.max_copies,
-            "reason": reason or text.deck_reason(counts, ruleset),
+            "reason": reason or words.deck_reason(counts, ruleset),
             # The builder's words, for static/js/deck.js (it says the same as the page).
             "deck_texts": json.dumps(
-                {**text.DECK_BUILDER, **pages.LOCKED_TEXT}, separators=(",", ":")
+                {**words.DECK_BUILDER, **pages.LOCKED_TEXT}, separators=(",", ":")
             ),
-            "legal_text": text.DECK_BUILDER["legal"],
-            "legal": text.deck_reason(counts, ruleset) is None,
+            "legal_text": words.DECK_BUILDER["legal"],
+            "legal": words.deck_reason(counts, ruleset) is None,
             "starters": starters,
             "saved": saved is not None,
             "saved_decks": mine,
@@ -177,13 +177,13 @@ def _posted_counts(request, crew, ruleset) -> tuple[Counter, str | None]:
     for row in crew:
         raw = request.POST.get(f"count-{row['slug']}", "0").strip() or "0"
         if not _COUNT.fullmatch(raw):
-            reason = reason or text.DECK_BUILDER["count_invalid"].format(
+            reason = reason or words.DECK_BUILDER["count_invalid"].format(
                 name=row["name"], max_copies=ruleset.max_copies
             )
             continue
         n = int(raw)
         if n > ruleset.max_copies:
-            reason = reason or text.DECK_BUILDER["too_many_copies"].format(
+            reason = reason or words.DECK_BUILDER["too_many_copies"].format(
                 max_copies=ruleset.max_copies, name=row["name"]
             )
             n = ruleset.max_copies
@@ -214,10 +214,10 @@ def _adjust(counts, slug, op, ruleset, crew, *, signed_in):
         key = "locked" if signed_in else "locked_guest"
         return pages.LOCKED_TEXT[key].format(name=names[slug])
     if counts[slug] >= ruleset.max_copies:
-        return text.DECK_BUILDER["too_many_copies"].format(
+        return words.DECK_BUILDER["too_many_copies"].format(
             max_copies=ruleset.max_copies, name=names[slug]
         )
     if sum(counts.values()) >= ruleset.deck_size:
-        return text.DECK_BUILDER["full"].format(size=ruleset.deck_size)
+        return words.DECK_BUILDER["full"].format(size=ruleset.deck_size)
     counts[slug] += 1
     return None

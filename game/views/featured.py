@@ -12,9 +12,10 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.decorators import adult_required
 from game import catalogue
-from game.engine import get_ruleset, text
+from game.engine import get_ruleset
 from game.owners import owner_from_request
 from game.presenters import featured as present_featured
+from game.presenters import words
 from game.selectors import featured as featured_selectors
 from game.services.featured import featured_heist_start
 from veyltak_site import throttling
@@ -42,7 +43,7 @@ def featured(request, slug=None):
             raise Http404("There is no such featured heist.")
     owner = owner_from_request(request)
     context = {
-        "rules": text.featured_rules(
+        "rules": words.featured_rules(
             slot_minutes=settings.FEATURED_SLOT_MINUTES,
             ranked_finish=catalogue.active().prizes.ranked_finish,
             top=catalogue.active().prizes.top,

@@ -6,9 +6,9 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from accounts.guest import existing_guest_id
-from game.engine import get_ruleset, text
+from game.engine import get_ruleset
 from game.owners import Owner
-from game.presenters import pages
+from game.presenters import pages, words
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_in_play
 from game.views.featured import _featured_home
@@ -22,11 +22,11 @@ def home(request):
         {
             "crew": catalogue_selectors.crew_types(),
             "ruleset": ruleset,
-            "summary": text.summary(ruleset),
-            "steps": text.night_steps(ruleset),
-            "boost_and_heat": text.boost_and_heat(ruleset),
-            "deck_rule": text.deck_rule(ruleset),
-            "difficulties": text.either(d.name for d in catalogue_selectors.difficulties()),
+            "summary": words.summary(ruleset),
+            "steps": words.night_steps(ruleset),
+            "boost_and_heat": words.boost_and_heat(ruleset),
+            "deck_rule": words.deck_rule(ruleset),
+            "difficulties": words.either(d.name for d in catalogue_selectors.difficulties()),
             "featured_home": _featured_home(ruleset),
             "in_play": _in_play(request),
         },

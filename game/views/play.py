@@ -7,10 +7,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.decorators import adult_required
-from game.engine import get_ruleset, text
+from game.engine import get_ruleset
 from game.owners import owner_from_request
 from game.presenters import catalogue as present_catalogue
-from game.presenters import pages
+from game.presenters import pages, words
 from game.presenters.pages import SAVED
 from game.selectors import catalogue as catalogue_selectors
 from game.services.heists import heist_start
@@ -105,7 +105,7 @@ def play(request):
             "rivals": rivals,
             "difficulties": difficulties,
             "encounters": encounters,
-            "standard_heist": text.standard_heist(ruleset),
+            "standard_heist": words.standard_heist(ruleset),
             "chosen": chosen,
             "my_deck": pages.deck_summary(ruleset, my_deck) if my_deck else None,
             "saved_decks": saved,

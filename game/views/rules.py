@@ -6,9 +6,8 @@ from django.conf import settings
 from django.shortcuts import render
 
 from game import catalogue
-from game.engine import text
 from game.presenters import catalogue as present_catalogue
-from game.presenters import pages
+from game.presenters import pages, words
 
 
 def rules(request):
@@ -18,7 +17,7 @@ def rules(request):
     context = pages.rules_context(ruleset)
     # Every encounter of the catalogue, as the picker shows them, and the featured rules.
     context["encounters"] = present_catalogue.encounter_choices(active.encounters.values(), ruleset)
-    context["featured_rules"] = text.featured_rules(
+    context["featured_rules"] = words.featured_rules(
         slot_minutes=settings.FEATURED_SLOT_MINUTES,
         ranked_finish=active.prizes.ranked_finish,
         top=active.prizes.top,
