@@ -16,6 +16,7 @@ from game.engine import get_ruleset
 from game.owners import owner_from_request
 from game.presenters import heists as present_heists
 from game.presenters import pages
+from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
 from veyltak_site.exceptions import ApplicationError
@@ -163,7 +164,7 @@ def heist_replay(request, heist_id):
     snapshot = heist_snapshot(game)
     view = present_heists.heist_view(snapshot)
     # A featured heist's seed is its slot's, published when the slot closes.
-    record = present_heists.replay_record(game, snapshot.nights, seed_pending=True)
+    record = present_replay.replay_record(game, snapshot.nights, seed_pending=True)
     history = view["history"]
     asked = request.GET.get("night", "1")
     night = int(asked) if _NIGHT.fullmatch(asked) else 1
