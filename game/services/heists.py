@@ -52,7 +52,7 @@ from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_pers
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
-from game.services.featured import featured_heist_finished, featured_rank_claim
+from game.services.ranked import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
