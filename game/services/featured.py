@@ -22,13 +22,12 @@ Lock order, everywhere: a heist row, then a slot row, then wallets (the ledger's
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import catalogue
@@ -42,6 +41,7 @@ from game.services.heists import heist_create
 from shop import services as shop_services
 from shop.models import Reason
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.locks import advisory_xact_lock
 
 logger = logging.getLogger(__name__)
 
@@ -69,15 +69,17 @@ def slot_slug(starts_at: dt.datetime, length: dt.timedelta) -> str:
     return f"{start:%Y-%m-%d-%H%M}"
 
 
+# The rotation's lock number from before locks were named (BLAKE2b of "featured-rotation", read
+# unsigned, less 2**63): kept as it was, so during a rolling deploy the beats of both releases
+# still queue on one lock.
+ROTATION_LOCK = -2164819665738630905
+
+
 def _rotation_lock() -> None:
     """Serialise reconciles (to the end of the transaction). PostgreSQL: an advisory lock, so a
     second run waits and then sees the first one's slots; SQLite runs one writing transaction
     at a time anyway. The unique start is the guarantee either way."""
-    if connection.vendor != "postgresql":
-        return
-    key = int.from_bytes(hashlib.blake2b(b"featured-rotation", digest_size=8).digest(), "big")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key - (1 << 63)])
+    advisory_xact_lock(ROTATION_LOCK)
 
 
 def _entry_after(previous: FeaturedSlot | None, rotation: tuple[Featured, ...]) -> int:

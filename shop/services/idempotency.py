@@ -9,11 +9,11 @@ import json
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from shop.models import IdempotencyRecord
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.locks import advisory_xact_lock, lock_key
 
 IDEMPOTENCY_KEY_MAX = IdempotencyRecord._meta.get_field("key").max_length
 
@@ -52,8 +52,7 @@ def purchase_request_hash(data: dict) -> str:
 
 def purchase_lock_id(user_id: int, key: str) -> int:
     """The advisory lock number of one player's Idempotency-Key (64 bits of a hash)."""
-    name = f"shop-purchase:{user_id}:{key}".encode()
-    return int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
+    return lock_key(f"shop-purchase:{user_id}:{key}")
 
 
 def _key_lock(user_id: int, key: str) -> None:
@@ -65,12 +64,7 @@ def _key_lock(user_id: int, key: str) -> None:
     the commit is visible, so whoever takes it next finds the stored answer. SQLite runs one
     writing transaction at a time (IMMEDIATE), which serialises the same way.
     """
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [purchase_lock_id(user_id, key)])
-        (claimed,) = cursor.fetchone()
-    if not claimed:
+    if not advisory_xact_lock(purchase_lock_id(user_id, key), wait=False):
         raise ApplicationError(
             "request_in_progress",
             "A request with this Idempotency-Key is still being processed; ask again shortly.",
