@@ -5,16 +5,14 @@ veyltak_site.exceptions as {"error": {"code", "message", "fields"?}}."""
 
 from __future__ import annotations
 
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
 from accounts.permissions import AdultConfirmed
 from game.owners import owner_from_request
 from game.presenters import catalogue as present_catalogue
@@ -93,13 +91,21 @@ class SealInputSerializer(serializers.Serializer):
     boost = serializers.BooleanField(default=False)
 
 
-class CrewListApi(APIView):
+# A public read that changes nothing (the catalogue, the featured heists): the plain session
+# authentication these routes always had, not the CSRF-checked default of every other API view
+# (REST_FRAMEWORK in settings). A guest's POST here is 405 as before, and the schema keeps
+# naming their security cookieAuth. (No docstring: the schema would take it as the operations'.)
+class PublicReadApi(APIView):
+    authentication_classes = [SessionAuthentication]
+
+
+class CrewListApi(PublicReadApi):
     @extend_schema(responses=CrewSerializer(many=True))
     def get(self, request):
         return Response(present_catalogue.crew_list(catalogue_selectors.crew_types()))
 
 
-class RivalListApi(APIView):
+class RivalListApi(PublicReadApi):
     @extend_schema(responses=RivalSerializer(many=True))
     def get(self, request):
         return Response(
@@ -109,13 +115,13 @@ class RivalListApi(APIView):
         )
 
 
-class EncounterListApi(APIView):
+class EncounterListApi(PublicReadApi):
     @extend_schema(responses=EncounterSerializer(many=True))
     def get(self, request):
         return Response(present_catalogue.encounter_list(catalogue_selectors.encounters()))
 
 
-class DeckListApi(APIView):
+class DeckListApi(PublicReadApi):
     """Ready-made decks (game/data/decks.json), every one legal; ``starter`` is the default."""
 
     @extend_schema(responses=DeckSerializer(many=True))
@@ -126,11 +132,9 @@ class DeckListApi(APIView):
 _DECK_ERRORS = {"403": "`not_authenticated`: saved decks are for signed-in players."}
 
 
-@method_decorator(never_cache, name="dispatch")
 class SavedDeckListApi(APIView):
     """The signed-in player's saved decks (guests keep one deck in their session)."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: SavedDeckSerializer(many=True), **_errors(**_DECK_ERRORS)})
@@ -169,9 +173,7 @@ class SavedDeckListApi(APIView):
         )
 
 
-@method_decorator(never_cache, name="dispatch")
 class SavedDeckDetailApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -198,10 +200,8 @@ _HEIST_ERRORS = {
 }
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistStartApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # Each start queues a rival turn: limited per session and per address (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -244,10 +244,8 @@ class HeistStartApi(APIView):
         return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistDetailApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -260,10 +258,8 @@ class HeistDetailApi(APIView):
         return Response(present_heists.heist_view(snapshot))
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistSealApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # Each seal may run the night's reveal and queue the rival's next turn (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -299,13 +295,11 @@ class HeistSealApi(APIView):
         return Response(present_heists.seal_answer(night, snapshot))
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistReplayApi(APIView):
     """The replay record, once the heist is over: verify it offline with
     ``python -m game.engine.replay FILE.json``."""
 
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -327,13 +321,11 @@ def _no_such_heist() -> ApplicationError:
     return ApplicationError("not_found", "There is no such heist.", status_code=404)
 
 
-@method_decorator(never_cache, name="dispatch")
 class _NotAHeistId(APIView):
     """A heist route whose id is not a UUID (the ``<str:...>`` routes after the ``<uuid:...>``
     ones): the same answer as an unknown heist, after the same age check, so a client cannot
     tell a malformed id from someone else's heist. Not in the schema."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
 

@@ -4,16 +4,13 @@ and the replays of a closed slot's heists. Thin views, as in game.api."""
 from __future__ import annotations
 
 from django.utils import timezone
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
 from accounts.permissions import AdultConfirmed
-from game.api import _HEIST_ERRORS, _HEIST_ID, _no_such_heist
+from game.api import _HEIST_ERRORS, _HEIST_ID, PublicReadApi, _no_such_heist
 from game.owners import owner_from_request
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
@@ -62,8 +59,7 @@ def _slot_or_404(slug: str):
     return slot
 
 
-@method_decorator(never_cache, name="dispatch")
-class FeaturedApi(APIView):
+class FeaturedApi(PublicReadApi):
     """The featured heists: the slot in play, the next one (without its deck or commitment) and
     the latest closed ones with their winners and published seeds."""
 
@@ -83,9 +79,7 @@ class FeaturedApi(APIView):
         )
 
 
-@method_decorator(never_cache, name="dispatch")
 class FeaturedStartApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # A start queues a rival turn like any other: its own limits, the same size (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -117,8 +111,7 @@ class FeaturedStartApi(APIView):
         return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
 
 
-@method_decorator(never_cache, name="dispatch")
-class FeaturedLeaderboardApi(APIView):
+class FeaturedLeaderboardApi(PublicReadApi):
     """A slot's leaderboard: more loot, then the larger margin, then the earlier finish; only
     ranked heists finished inside the slot. Players are shown by their public handle."""
 
@@ -142,8 +135,7 @@ class FeaturedLeaderboardApi(APIView):
         return Response(present_featured.leaderboard(slot, entries, you, mine))
 
 
-@method_decorator(never_cache, name="dispatch")
-class FeaturedReplayApi(APIView):
+class FeaturedReplayApi(PublicReadApi):
     """The replay record of a heist on a closed slot's leaderboard, for anyone to verify
     offline (``python -m game.engine.replay FILE.json``): the slot's seed is public by then."""
 

@@ -4,8 +4,6 @@ render with an output serializer. Business refusals are ApplicationError."""
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -13,7 +11,6 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
 from shop import presenters, selectors, services
 from shop.permissions import SignedIn
 from shop.presenters import (
@@ -45,11 +42,9 @@ class WalletPagination(CursorPagination):
             ) from None
 
 
-@method_decorator(never_cache, name="dispatch")
 class WalletApi(APIView):
     """The signed-in player's Signs: the balance and the wallet's entries, newest first."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
 
     @extend_schema(
@@ -99,12 +94,9 @@ class EquipInputSerializer(serializers.Serializer):
     )
 
 
-@method_decorator(never_cache, name="dispatch")
 class ShopApi(APIView):
     """The shop's items with the player's owned and equipped state; a guest sees the shop too,
     with ``balance: null``."""
-
-    authentication_classes = [CsrfSessionAuthentication]
 
     @extend_schema(responses={200: ShopSerializer})
     def get(self, request):
@@ -135,11 +127,9 @@ _REPLAYED = OpenApiParameter(
 )
 
 
-@method_decorator(never_cache, name="dispatch")
 class PurchaseApi(APIView):
     """Buy an item with Signs, once per Idempotency-Key."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
     # Each purchase is a ledger write: limited per player and per address (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -195,23 +185,18 @@ class PurchaseApi(APIView):
         return response
 
 
-@method_decorator(never_cache, name="dispatch")
 class CollectionApi(APIView):
     """What the player owns: the crew their decks may hold, their cosmetics and what they wear.
     A guest's collection is the base set."""
-
-    authentication_classes = [CsrfSessionAuthentication]
 
     @extend_schema(responses={200: CollectionSerializer})
     def get(self, request):
         return Response(CollectionSerializer(presenters.collection(request.user)).data)
 
 
-@method_decorator(never_cache, name="dispatch")
 class EquipApi(APIView):
     """Wear a cosmetic the player owns, or take one kind off."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
 
     @extend_schema(

@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game.engine import available_versions, get_ruleset
@@ -59,7 +58,6 @@ def _item_rows(user) -> list[dict[str, Any]]:
     return rows
 
 
-@never_cache
 def shop(request):
     """The shelf: every item by kind with its art, price, and whether the player owns and
     wears it; the balance. Guests see it all with a prompt to sign in."""
@@ -93,7 +91,6 @@ def _shelf_item(user, slug: str) -> dict[str, Any]:
     return row
 
 
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def buy(request, slug: str):

@@ -18,12 +18,10 @@ from rest_framework import serializers
 from game.domain import HeistSnapshot
 from game.engine import PLAYER, RIVAL, observe
 from game.models import Heist, HeistNight
-from game.presenters.catalogue import (
-    EncounterSerializer,
-    encounter_data,
-)
+from game.presenters.catalogue import EncounterSerializer, encounter_data
 from game.presenters.render import present
 from game.rivals.personas import get_persona
+from shop.models import COSMETIC_KINDS
 
 
 class VaultViewSerializer(serializers.Serializer):
@@ -202,14 +200,11 @@ def night_result(night: HeistNight) -> dict[str, Any]:
     return present(NightResultSerializer, _night_data(night))
 
 
-COSMETIC_KINDS = ("card_back", "board_theme", "title")
-
-
 def heist_cosmetics(heist: Heist, side: str) -> dict[str, str | None]:
     """One side's cosmetics as fixed when the heist started (``"you"`` or ``"rival"``); every
     kind present, None where nothing was equipped (and for heists older than cosmetics)."""
     stored = (heist.cosmetics or {}).get(side) or {}
-    return {kind: stored.get(kind) for kind in COSMETIC_KINDS}
+    return {kind.value: stored.get(kind.value) for kind in COSMETIC_KINDS}
 
 
 def _phase(heist: Heist, current: HeistNight | None) -> str:

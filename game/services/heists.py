@@ -55,7 +55,7 @@ from game.services.ranked import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
-from shop.models import SignsReason
+from shop.models import COSMETIC_KINDS, SignsReason
 from shop.services import HeistSigns
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.locks import advisory_xact_lock
@@ -219,7 +219,7 @@ def heist_create(
             # section 7). Rivals wear nothing yet (no persona data says otherwise).
             cosmetics={
                 "you": shop_selectors.equipped(owner.user_id),
-                "rival": {"card_back": None, "board_theme": None, "title": None},
+                "rival": {kind.value: None for kind in COSMETIC_KINDS},
             },
         )
         if featured_slot is not None:

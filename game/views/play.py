@@ -17,7 +17,7 @@ from game.services.heists import heist_start
 from game.views.decks import _saved_decks, _session_deck
 from game.views.home import _in_play
 from veyltak_site import throttling
-from veyltak_site.exceptions import ApplicationError
+from veyltak_site.exceptions import ApplicationError, try_again
 
 
 @adult_required
@@ -59,10 +59,7 @@ def play(request):
             deck = next((list(d.deck) for d in starters if d.slug == chosen["deck"]), None)
         wait = throttling.hit("heist_start", request) if error is None else None
         if wait is not None:
-            error = (
-                "You have started a lot of heists in a short time. "
-                f"Please try again in {wait} second{'s' if wait != 1 else ''}."
-            )
+            error = f"You have started a lot of heists in a short time: {try_again(wait)}."
         if error is None:
             try:
                 heist_id = _start_heist(
