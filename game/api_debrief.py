@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
 from accounts.permissions import AdultConfirmed
 from game.owners import owner_from_request
 from game.presenters import debrief as present_debrief
@@ -40,9 +37,7 @@ class RetryInputSerializer(serializers.Serializer):
     )
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistDebriefApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -74,9 +69,7 @@ class HeistDebriefApi(APIView):
         return Response(present_debrief.debrief_answer(found))
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistRetryApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # A retry starts a heist (and queues a rival turn): the same limits as a start.
     throttle_classes = [ScopedRateThrottle]
@@ -113,12 +106,10 @@ class HeistRetryApi(APIView):
         return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
 
 
-@method_decorator(never_cache, name="dispatch")
 class NotAHeistRetryApi(APIView):
     """The retry route with an id that is not a UUID: the same answer as an unknown heist,
     after the same age check and input check (not in the schema)."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(exclude=True)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import views, views_debrief
+from game import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,5 +13,5 @@ urlpatterns = [
     path("heists/<uuid:heist_id>/", views.heist, name="heist"),
     path("heists/<uuid:heist_id>/result/", views.heist_result, name="heist-result"),
     path("heists/<uuid:heist_id>/replay/", views.heist_replay, name="heist-replay"),
-    path("heists/<uuid:heist_id>/retry/", views_debrief.heist_retry_page, name="heist-retry"),
+    path("heists/<uuid:heist_id>/retry/", views.heist_retry_page, name="heist-retry"),
 ]

@@ -19,7 +19,7 @@ from game.presenters import debrief as present_debrief
 from game.services.debriefs import debrief_ready
 from game.services.practice import heist_retry
 from veyltak_site import throttling
-from veyltak_site.exceptions import ApplicationError
+from veyltak_site.exceptions import ApplicationError, try_again
 
 
 def debrief_context(request, game: Heist) -> dict[str, Any]:
@@ -45,9 +45,7 @@ def heist_retry_page(request, heist_id):
     wait = throttling.hit("heist_start", request)
     if wait is not None:
         messages.error(
-            request,
-            "You have started a lot of heists in a short time. "
-            f"Please try again in {wait} second{'s' if wait != 1 else ''}.",
+            request, f"You have started a lot of heists in a short time: {try_again(wait)}."
         )
         return redirect("heist-result", heist_id=heist_id)
     night = request.POST.get("night", "")[:4]
