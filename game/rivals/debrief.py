@@ -426,7 +426,7 @@ def _result_plan(result: NightResult, side: str) -> tuple[Crew, bool]:
 def why_text(rs: Ruleset, review: NightReview) -> str:
     """Why the best plan is best, in the night's measure: the rival's likeliest plan in the
     model, and what the best plan and yours expect against the whole spread of its plans."""
-    likely = plan_words(rs, review.likely.crew, review.likely.boost, who="it")
+    likely = crew_words(rs, review.likely.crew, review.likely.boost)
     head = f"The rival's likeliest plan: {likely} ({percent(review.likely.expected)})."
 
     def worth(s: Scored) -> str:
