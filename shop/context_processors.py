@@ -1,0 +1,22 @@
+"""What every page's header shows of the shop: a signed-in player's Signs, and once after
+sign-up the welcome grant (templates/base.html)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from shop import selectors
+
+# Set by the welcome grant (shop.signals) in the browser that signed up; shown, then dropped,
+# on the first page that browser opens signed in.
+WELCOME_SESSION_KEY = "shop_welcome"
+
+
+def signs(request) -> dict:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    # Asked only by a page that renders it (a template calls a callable), at most once.
+    balance = cache(lambda: selectors.wallet_balance(user=user))
+    welcome = request.session.pop(WELCOME_SESSION_KEY, None)
+    return {"header_signs": balance, "signs_welcome": welcome}
