@@ -43,7 +43,12 @@ def _crew_details() -> dict[str, dict[str, Any]]:
     details: dict[str, dict[str, Any]] = {}
     for version in available_versions():
         for slug, crew in get_ruleset(version).crew.items():
-            details[slug] = {"cost": crew.cost, "power": crew.power, "text": crew.text}
+            details[slug] = {
+                "cost": crew.cost,
+                "power": crew.power,
+                "text": crew.text,
+                "set": crew.set,
+            }
     return details
 
 
