@@ -34,6 +34,14 @@ def audit(page, shots, name: str) -> None:
     shots.take(page, name)
 
 
+def menu_link(page, name: str):
+    """A link of the header's menu, the menu opened first where it is folded (a phone)."""
+    menu = page.locator("#site-menu")
+    if menu.get_attribute("open") is None and page.locator("#site-menu > summary").is_visible():
+        page.locator("#site-menu > summary").click()
+    return page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True)
+
+
 def open_choices(page) -> None:
     """Unfold the Play page's choices (folded under Quick heist) if they are folded."""
     choices = page.locator("details.more-choices")

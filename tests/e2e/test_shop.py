@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, open_choices
+from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, menu_link, open_choices
 
 PASSWORD = "a long enough password 42"
 CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)
@@ -79,10 +79,10 @@ def _balance(page) -> int:
     return int(page.locator("#shop-balance").get_attribute("data-balance"))
 
 
-def _buy_with_the_dialog(page, slug: str, name: str, price: int) -> None:
+def _buy_with_the_dialog(page, slug: str, name: str, price: int, shots=None) -> None:
     before = _balance(page)
     page.get_by_role("link", name=f"Buy {name} for {price} Signs").click()
-    dialog = page.get_by_role("dialog")
+    dialog = page.get_by_role("dialog", name=f"Buy {name}?")
     expect(dialog).to_be_visible()
     expect(dialog.locator('[data-field="price"]')).to_have_text(str(price))
     expect(dialog.locator('[data-field="balance"]')).to_have_text(str(before))
@@ -93,7 +93,25 @@ def _buy_with_the_dialog(page, slug: str, name: str, price: int) -> None:
         f"You bought {name} for {price} Signs. You hold {before - price} Signs now."
     )
     expect(page.locator("#shop-balance")).to_have_text(str(before - price))
+    # The header's Signs follow the purchase without a reload.
+    expect(page.locator("#header-signs")).to_have_attribute("data-balance", str(before - price))
     expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bowned\b"))
+    if not slug.startswith(("back-", "theme-", "title-")):
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        return
+    # A cosmetic is shown big, once, right after buying it.
+    unveil = page.get_by_role("dialog", name=name)
+    expect(unveil).to_be_visible()
+    art = unveil.locator(".card-back, .theme-preview, .title-plaque").first
+    box = art.bounding_box()
+    assert box["width"] >= 160 and box["height"] >= 120, box
+    if slug.startswith("back-"):
+        assert box["width"] >= 180 and box["height"] >= 252, box
+        assert slug in art.evaluate("e => getComputedStyle(e).backgroundImage")
+    if shots is not None:
+        audit(page, shots, f"shop-unveil-{slug}")
+    unveil.get_by_role("button", name="Not now").click()
+    expect(unveil).to_be_hidden()
 
 
 def _board_has_hooks(page) -> bool:
@@ -120,11 +138,11 @@ def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, v
 
     # The shop, through its link in the menu.
     page.goto(site + "/")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Shop").click()
+    menu_link(page, "Shop").click()
     page.wait_for_url(re.compile(r"/shop/$"))
     audit(page, shots, "shop-signed-in")
     _buy_with_the_dialog(page, *CREW)
-    _buy_with_the_dialog(page, *BACK)
+    _buy_with_the_dialog(page, *BACK, shots=shots)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.locator("#shop-live")).to_have_text(f"You now wear {BACK[1]}.")
     expect(page.locator(f"#item-{BACK[0]}")).to_have_class(re.compile(r"\bequipped\b"))
@@ -169,7 +187,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     _grant(email, 600)
     for slug, name in THEMES:
         page.goto(site + "/shop/")
-        _buy_with_the_dialog(page, slug, name, 200)
+        _buy_with_the_dialog(page, slug, name, 200, shots=shots)
         page.get_by_role("button", name=f"Wear {name}").click()
         expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bequipped\b"))
         audit(page, shots, f"shop-{slug}")
@@ -183,7 +201,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     # The confirmation, open, and the page it stands for without JavaScript.
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
-    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.get_by_role("dialog", name=f"Buy {BACK[1]}?")).to_be_visible()
     audit(page, shots, "shop-confirm")
     page.goto(f"{site}/shop/buy/{BACK[0]}/")
     audit(page, shots, "shop-buy-page")
@@ -201,6 +219,14 @@ def test_buying_without_javascript(site, new_page, shots):
     page.get_by_role("button", name=f"Confirm: pay {BACK[2]} Signs").click()
     page.wait_for_url(re.compile(r"/shop/"))
     expect(page.get_by_text(f"You bought {BACK[1]} for {BACK[2]} Signs.")).to_be_visible()
+    # Shown big, once, right after buying: the panel on the shelf the purchase returned to.
+    unveil = page.get_by_role("region", name=BACK[1])
+    expect(unveil).to_be_visible()
+    box = unveil.locator(f'.card-back[data-card-back="{BACK[0]}"]').bounding_box()
+    assert box["width"] >= 180 and box["height"] >= 252, box
+    shots.take(page, "shop-unveil-no-js")
+    page.reload()
+    expect(page.get_by_role("region", name=BACK[1])).to_have_count(0)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.get_by_text(f"You now wear {BACK[1]}.")).to_be_visible()
     expect(page.get_by_role("button", name=f"Take off {BACK[1]}")).to_be_visible()

@@ -80,8 +80,10 @@ def test_the_shelf_shows_the_balance_prices_and_buy_links(client):
     assert "80 Signs" in html
     assert "Sign in to buy" not in html
     assert "js/shop.js" in html
-    # A 250-Sign crew: the shelf says how many are missing.
-    assert "120 more Signs needed" in html
+    # A 250-Sign crew: the shelf says how many are missing, and offers no Buy link for it.
+    assert "You need <b>120</b> more Signs" in html
+    assert 'href="/shop/buy/double-agent/"' not in html
+    assert '<button type="button" class="button" disabled aria-describedby="short-double-agent">' in html
 
 
 def test_confirming_shows_price_balance_and_after_and_buys_once(client):
