@@ -29,6 +29,7 @@ from game.owners import Owner, owner_from_request
 from game.presenters import catalogue as present_catalogue
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
+from game.presenters import lesson
 from game.presenters import pages
 from game.presenters.pages import SAVED
 from game.selectors import catalogue as catalogue_selectors
@@ -101,6 +102,7 @@ def home(request):
             "deck_rule": text.deck_rule(ruleset),
             "difficulties": text.either(d.name for d in catalogue_selectors.difficulties()),
             "featured_home": _featured_home(ruleset),
+            "night": lesson.worked_night(ruleset),
             "in_play": _in_play(request),
         },
     )
@@ -121,6 +123,21 @@ def _in_play(request):
         rival_name=catalogue_selectors.rival_get(game.rival).name,
         nights=get_ruleset(game.ruleset).nights,
         url=reverse("heist", kwargs={"heist_id": game.pk}),
+    )
+
+
+def how_to_play(request):
+    """How to play on one screen: the goal, a night in four steps and one night worked through
+    by the engine (game.presenters.lesson); the rules page stays the full reference."""
+    ruleset = catalogue.active_ruleset()
+    return render(
+        request,
+        "game/how_to_play.html",
+        {
+            "ruleset": ruleset,
+            "night": lesson.worked_night(ruleset),
+            "summary": text.summary(ruleset),
+        },
     )
 
 
