@@ -29,8 +29,7 @@ from game.owners import Owner, owner_from_request
 from game.presenters import catalogue as present_catalogue
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
-from game.presenters import lesson
-from game.presenters import pages
+from game.presenters import lesson, pages
 from game.presenters.pages import SAVED
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors import featured as featured_selectors

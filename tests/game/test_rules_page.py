@@ -28,8 +28,9 @@ def _page() -> str:
 
 def _crew_rows(html: str) -> dict[str, tuple[str, int, int]]:
     rows = re.findall(
-        r'<tr data-crew="([^"]+)"[^>]*>\s*<th scope="row"[^>]*>.*?<span class="crew-name">([^<]+)</span>'
-        r'.*?</th><td class="cost"[^>]*>(\d+)</td><td class="power"[^>]*>(\d+)</td>',
+        r'<tr data-crew="([^"]+)"[^>]*>\s*<th scope="row"[^>]*>.*?'
+        r'<span class="crew-name">([^<]+)</span>.*?</th>'
+        r'<td class="cost"[^>]*>(\d+)</td><td class="power"[^>]*>(\d+)</td>',
         html,
         flags=re.S,
     )
