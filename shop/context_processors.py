@@ -16,7 +16,9 @@ def signs(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    # Asked only by a page that renders it (a template calls a callable), at most once.
+    # Callables, so only a template that shows them asks (a template calls a callable), once:
+    # the welcome is taken from the session by the page that says it, not by a message or
+    # mail rendered on the way (allauth renders its messages with this context too).
     balance = cache(lambda: selectors.wallet_balance(user=user))
-    welcome = request.session.pop(WELCOME_SESSION_KEY, None)
+    welcome = cache(lambda: request.session.pop(WELCOME_SESSION_KEY, None))
     return {"header_signs": balance, "signs_welcome": welcome}

@@ -67,6 +67,33 @@ def entry_row(entry: Entry) -> dict:
     }
 
 
+def wallet_entries_about(*, user: AbstractBaseUser | None, references: Sequence[str]) -> list[dict]:
+    """The player's wallet entries whose transaction is about one of ``references`` (a heist's
+    award and featured bonus are ``heist:<id>``, a featured slot's prizes ``featured:<slug>``),
+    oldest first, each ``{amount, reason, label, reference}``: what the result page lists, the
+    ledger's own lines."""
+    if user is None or not user.is_authenticated or not references:
+        return []
+    entries = (
+        Entry.objects.filter(
+            account__kind=Account.Kind.WALLET,
+            account__user_id=user.pk,
+            transaction__reference__in=list(references),
+        )
+        .select_related("transaction")
+        .order_by("id")
+    )
+    return [
+        {
+            "amount": e.amount,
+            "reason": e.transaction.reason,
+            "label": e.transaction.memo or Reason(e.transaction.reason).label,
+            "reference": e.transaction.reference,
+        }
+        for e in entries
+    ]
+
+
 def wallet_export(*, user: AbstractBaseUser) -> dict:
     """The player's wallet as plain data, for the account export: balance and every entry."""
     account = wallet_get(user=user)

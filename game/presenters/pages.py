@@ -298,3 +298,24 @@ def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str
         hands[entry["night"]] = night
         state, _ = resolve(state, plans)
     return hands
+
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def signs_paid(
+    lines: Sequence[dict[str, Any]], *, place: dict[str, Any] | None, slot_name: str
+) -> dict[str, Any]:
+    """What a heist paid, line by line, as the ledger holds it (``lines``: the player's wallet
+    entries about the heist and, for a prize-winning ranked heist, its slot's prize), each with
+    the words the result page says: the outcome's award, the featured bonus, the place."""
+    said = []
+    for line in lines:
+        label = line["label"]
+        if line["reference"].startswith("featured:") and place is not None:
+            rank = _ORDINALS.get(place["rank"], f"{place['rank']}th")
+            label = f"{rank} place in the featured heist “{slot_name}”"
+        elif line["reason"] == "featured":
+            label = "Featured bonus: a ranked featured heist finished"
+        said.append({**line, "label": label})
+    return {"lines": said, "total": sum(line["amount"] for line in said)}

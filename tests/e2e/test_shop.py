@@ -8,15 +8,20 @@ a guest, signed in, confirming, and wearing each board theme) and the board wear
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, menu_link, open_choices
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.helpers import (
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    menu_link,
+    open_choices,
+    sign_up,
+)
 
-PASSWORD = "a long enough password 42"
 CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)
 BACK = ("back-neon", "Neon Alley", 80)
 THEMES = (("theme-vault", "Vault Steel"), ("theme-velvet", "Velvet Lounge"),
@@ -31,27 +36,6 @@ def site(site):
 
     shop_catalogue_load()
     return site
-
-
-def _sign_up(page, site: str) -> str:
-    """Sign up through the pages and confirm the address from the mail; returns the email."""
-    from django.core import mail
-
-    email = f"shopper-{uuid.uuid4().hex[:8]}@example.com"
-    page.goto(site + "/accounts/signup/")
-    page.locator("input[name=email]").fill(email)
-    if page.locator("input[name=birth_date]").count():
-        page.locator("input[name=birth_date]").fill(ADULT_BIRTH_DATE)
-    page.locator("input[name=password1]").fill(PASSWORD)
-    page.locator("input[name=password2]").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    page.wait_for_url(re.compile(r"/accounts/confirm-email/$"))
-    sent = next(m for m in reversed(mail.outbox) if email in m.to)
-    path = re.search(r"/accounts/confirm-email/[^/\s]+/", sent.body).group(0)
-    page.goto(site + path)
-    page.get_by_role("button", name="Confirm").click()
-    page.wait_for_url(re.compile(r"^(?!.*confirm-email)"))
-    return email
 
 
 def _start_from_picker(page, site: str, query: str = "") -> str:
@@ -123,7 +107,7 @@ def _board_has_hooks(page) -> bool:
 @VIEWPORTS
 def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, viewport):
     page = new_page(viewport)
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
 
     # A first heist, played to its end: the result says what it earned.
     hid = _start_from_picker(page, site)
@@ -183,7 +167,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     expect(page.get_by_text("Sign in to buy.")).to_be_visible()
     audit(page, shots, "shop-guest")
 
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
     _grant(email, 600)
     for slug, name in THEMES:
         page.goto(site + "/shop/")
@@ -209,7 +193,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
 
 def test_buying_without_javascript(site, new_page, shots):
     page = new_page(PHONE, java_script_enabled=False)
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
     _grant(email, 100)
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
