@@ -383,3 +383,32 @@ def test_how_to_play_is_one_night_worked_through_and_linked(site, new_page, shot
     pass_age_check(page, site, "/play/")
     page.locator(".quick-heist").get_by_role("link", name="How to play").click()
     page.wait_for_url(re.compile(r"/how-to-play/$"))
+
+
+@SIZES
+def test_the_profile_shows_every_column_and_names_not_ids(site, new_page, shots, viewport):
+    page = new_page(viewport)
+    sign_in_new_player(
+        page, site, email=f"profile-{viewport['width']}@example.com", password=PASSWORD
+    )
+    page.goto(site + "/play/?encounter=crown-finale&difficulty=hustler")
+    page.get_by_role("button", name="Start the heist").click()
+    page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
+    finish_heist_by_api(page, site, heist_id(page))
+    page.goto(site + "/accounts/profile/")
+    history = page.locator(".heist-table")
+    expect(history).to_contain_text("Crown Finale")
+    expect(history).to_contain_text("Hustler")
+    assert "crown-finale" not in page.locator("main").inner_text()
+    # Every cell of every table in sight: nothing cut off or scrolled out of the card.
+    hidden = page.locator(".cards-on-phone td, .cards-on-phone tbody th").evaluate_all(
+        """(cells) => cells.filter((c) => {
+             const r = c.getBoundingClientRect();
+             return !c.checkVisibility() || r.width === 0 || r.left < 0
+               || r.right > document.documentElement.clientWidth;
+           }).map((c) => c.textContent.trim())"""
+    )
+    assert not hidden, hidden
+    for wrap in page.locator(".table-wrap").all():
+        assert wrap.evaluate("(w) => w.scrollWidth <= w.clientWidth + 1")
+    audit(page, shots, "profile-with-heists")
