@@ -175,6 +175,17 @@ def test_the_set_up_keeps_start_in_view_with_every_name_in_full(site, new_page, 
     assert labels.all_inner_texts()[1:] == names
     cut = labels.evaluate_all("(ls) => ls.filter((l) => l.scrollWidth > l.clientWidth + 1)")
     assert not cut, cut
+    # And no name broken inside a word (a one-word name on one line).
+    broken = page.locator(".choice-row label.title").evaluate_all(
+        """(labels) => labels.filter((l) => {
+             const text = l.firstChild;
+             if (!text || text.nodeType !== 3 || /\\s/.test(text.textContent.trim())) return false;
+             const range = document.createRange();
+             range.selectNodeContents(text);
+             return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+           }).map((l) => l.textContent.trim())"""
+    )
+    assert not broken, broken
     longest = max(names, key=len)
     page.get_by_role("radio", name=longest, exact=True).check()
     page.get_by_role("radio", name="Kingpin", exact=True).check()
