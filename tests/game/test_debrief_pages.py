@@ -117,8 +117,8 @@ def test_the_profile_shows_each_heists_accuracy(player):
     _view, debrief = finished_with_debrief(client)
     play_out(client, start(client))  # no debrief yet
     html = page(client, "/accounts/profile/")
-    assert '<th scope="col">Accuracy</th>' in html
-    assert f"<td>{round(debrief['accuracy'])}</td>" in html
+    assert '<th scope="col" role="columnheader">Accuracy</th>' in html
+    assert f'data-label="Accuracy">{round(debrief["accuracy"])}</td>' in html
     assert "No debrief" in html
 
 
