@@ -28,6 +28,7 @@ night that moved the chance to win the most, from its start to its end.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -305,7 +306,7 @@ def debrief(observations: Sequence[Observation]) -> Debrief:
         result = final.history[obs.night - 1]
         review = review_night(obs, Plan(*result.plan(PLAYER)))
         luck = luck_of(review, obs, result)
-        reviews.append(_with_luck(review, luck))
+        reviews.append(dataclasses.replace(review, luck=luck))
         swings.append((obs.night, chance_to_win(obs), chance_to_win(nxt)))
     counted = [r.loot_lost for r in reviews if r.choices > 1]
     accuracy = float(np.mean([night_accuracy(x) for x in counted])) if counted else 100.0
@@ -319,20 +320,6 @@ def debrief(observations: Sequence[Observation]) -> Debrief:
         luck=float(sum(r.luck for r in reviews)),
         turning_point=turning,
         nights=tuple(reviews),
-    )
-
-
-def _with_luck(review: NightReview, luck: float) -> NightReview:
-    return NightReview(
-        review.night,
-        review.measure,
-        review.choices,
-        review.yours,
-        review.best,
-        review.loot_lost,
-        review.label,
-        review.likely,
-        luck,
     )
 
 
