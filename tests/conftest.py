@@ -1,11 +1,12 @@
-import copy
 import os
 
 import pytest
 from django.conf import settings
 
-# The limits as configured (veyltak_site/settings.py), before any test changes them.
-DEFAULT_RATE_LIMITS = copy.deepcopy(settings.RATE_LIMITS)
+# Shared helpers assert as tests do: pytest rewrites their asserts to say what differed.
+pytest.register_assert_rewrite("tests.support")
+
+import tests.support.limits  # noqa: E402, F401  (the configured limits, read before any test)
 
 
 def pytest_report_header(config):
@@ -33,7 +34,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def admin_user(db, django_user_model):
     """pytest-django's superuser, with the second factor the admin asks staff for."""
-    from tests.staff import give_second_factor
+    from tests.support.staff import give_second_factor
 
     user = django_user_model.objects.create_superuser("admin", "admin@example.com", "password")
     give_second_factor(user)

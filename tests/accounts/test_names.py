@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts import names, services
 from accounts.models import Profile
-from tests.accounts.conftest import PASSWORD, confirm_email, make_player, years_ago
+from tests.support.accounts import PASSWORD, confirm_email, make_player, years_ago
 from veyltak_site.exceptions import ApplicationError
 
 User = get_user_model()

@@ -10,8 +10,14 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, sign_in_new_player
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    sign_in_new_player,
+)
 
 
 @pytest.fixture

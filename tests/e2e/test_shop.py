@@ -13,8 +13,15 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, open_choices
+from tests.support.browser import (
+    ADULT_BIRTH_DATE,
+    DESKTOP,
+    PHONE,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    open_choices,
+)
 
 PASSWORD = "a long enough password 42"
 CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)

@@ -25,7 +25,8 @@ from game.services import featured as featured_services
 from game.services.heists import heist_abandon
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance
-from tests.game.conftest import (
+from tests.support.featured import HOUR, T0, start_featured, without_nonces
+from tests.support.heists import (
     age_checked_client,
     crew_costs,
     legal_plan,
@@ -35,7 +36,6 @@ from tests.game.conftest import (
     seal,
     start,
 )
-from tests.game.featured_helpers import HOUR, T0, start_featured, without_nonces
 from veyltak_site.env import Rate, env_int
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +78,7 @@ def test_slot_minutes_parsed_strictly(monkeypatch, value):
 
 
 def test_slot_minutes_default_and_a_bad_value_at_start_up():
-    from tests.site.fresh import run_django
+    from tests.support.fresh import run_django
 
     code = "from django.conf import settings; print(settings.FEATURED_SLOT_MINUTES)"
     assert run_django(code, check=True, drop={"FEATURED_SLOT_MINUTES"}).stdout.split() == ["1440"]

@@ -15,7 +15,7 @@ from game.presenters import heists as present_heists
 from game.presenters.render import present
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_snapshot
-from tests.game.conftest import play_out, post
+from tests.support.heists import play_out, post
 
 pytestmark = pytest.mark.django_db
 

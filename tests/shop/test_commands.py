@@ -16,7 +16,7 @@ from django.db import connection
 
 from shop import services
 from shop.models import Entry, Transaction
-from tests.shop.conftest import award, balance, new_user, wallet
+from tests.support.ledger import award, balance, new_user, wallet
 
 
 def check() -> tuple[str, str]:

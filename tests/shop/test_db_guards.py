@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 
 from shop import selectors, services
 from shop.models import Account, Entry, Reason, Transaction
-from tests.shop.conftest import balance, entries_sum, new_user, wallet
+from tests.support.ledger import balance, entries_sum, new_user, wallet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

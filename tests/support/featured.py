@@ -8,7 +8,7 @@ import datetime as dt
 from django.test import Client
 
 from game.models import FeaturedEntry, FeaturedSlot, Heist
-from tests.game.conftest import ADULT_BIRTH_DATE, post
+from tests.support.heists import ADULT_BIRTH_DATE, post
 
 # A whole hour, so with FEATURED_SLOT_MINUTES = 60 the first slot starts at T0 exactly.
 T0 = dt.datetime(2027, 3, 1, 9, 0, tzinfo=dt.UTC)
