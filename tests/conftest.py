@@ -25,10 +25,11 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(
             "CI=true but the tests are not on PostgreSQL; run them via `make test`."
         )
-    skip = pytest.mark.skip(reason="needs PostgreSQL (row locks, concurrency); SQLite is in use")
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(skip)
+        # A test says why it needs PostgreSQL: @pytest.mark.postgres(reason=...).
+        if marker := item.get_closest_marker("postgres"):
+            why = marker.kwargs.get("reason", "row locks and concurrency")
+            item.add_marker(pytest.mark.skip(reason=f"needs PostgreSQL ({why}); SQLite is in use"))
 
 
 @pytest.fixture

@@ -44,7 +44,6 @@ def live_worker(transactional_db, tmp_path):
     yield from live_worker_process(tmp_path, pool="threads", concurrency=1, conn_max_age=0)
 
 
-@pytest.mark.postgres
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_runs_the_scheduled_task(live_worker):

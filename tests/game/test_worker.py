@@ -1,5 +1,5 @@
-"""The rival's turn on a real Celery worker (Redis broker), and a heist that completes with no
-worker at all through the web process's fallback."""
+"""The rival's turn on a real Celery worker (on Redis, or the on-disk broker with SQLite), and a
+heist that completes with no worker at all through the web process's fallback."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tests.support.heists import (
     wait_for_phase,
 )
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.slow
@@ -71,6 +71,7 @@ def test_rival_task_sent_twice_at_once_seals_one_plan(live_worker):
 
 @pytest.mark.slow
 @pytest.mark.celery_worker
+@pytest.mark.postgres(reason="it counts the worker's connections in pg_stat_activity")
 def test_worker_keeps_its_database_connection_between_tasks(live_prefork_worker, settings):
     """Celery alone would close the connection after every task (a PostgreSQL backend started
     and ended per rival turn); the worker follows CONN_MAX_AGE and health checks as web

@@ -37,14 +37,17 @@ def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: 
     tests marked ``django_db(transaction=True)``. Stale messages are purged first and after."""
     from veyltak_site.celery import app
 
-    if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp")):
-        pytest.skip("needs a real broker (Redis or RabbitMQ)")
+    if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp", "filesystem")):
+        pytest.skip(f"needs a broker another process shares, not {settings.CELERY_BROKER_URL}")
     app.control.purge()
     db = connection.settings_dict
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    if settings.USING_POSTGRES:
+        auth = quote(db["USER"] or "", safe="")
+        if db.get("PASSWORD"):
+            auth += ":" + quote(db["PASSWORD"], safe="")
+        url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    else:  # the test database's file (settings.py), and the on-disk broker of the same var/
+        url = f"sqlite:///{db['NAME']}"
     env = {
         **os.environ,
         "DATABASE_URL": url,
