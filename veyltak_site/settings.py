@@ -2,7 +2,7 @@
 
 Defaults are safe for a laptop: DEBUG off, SQLite (WAL, immediate transactions), a Celery broker
 on disk and a file cache, so `make run` needs no servers. DATABASE_URL, CELERY_BROKER_URL and
-REDIS_URL switch to PostgreSQL and Redis/RabbitMQ. See README.md for every variable.
+REDIS_URL switch to PostgreSQL and Redis/RabbitMQ. See docs/configuration.md for every variable.
 """
 
 import secrets

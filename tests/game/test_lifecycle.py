@@ -69,7 +69,7 @@ def test_beat_schedule_runs_the_abandon_task():
 
 def test_guest_keeps_heists_after_signing_up(guest):
     """They stay the guest's until the new account signs in: confirming the email in this
-    browser does (and claims them); the sign-up itself moves nothing (README, accounts)."""
+    browser does (and claims them); the sign-up itself moves nothing (docs/security.md)."""
     from tests.support.accounts import confirm_email
 
     view = start(guest)

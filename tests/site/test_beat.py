@@ -9,8 +9,8 @@ from veyltak_site.celery import app
 
 pytestmark = pytest.mark.django_db
 
-# The housekeeping the README promises an operator: stale heists closed, expired sessions and
-# old idempotency records removed, featured slots made and closed.
+# The housekeeping docs/ promises an operator: stale heists closed, expired sessions and old
+# idempotency records removed, featured slots made and closed.
 PROMISED = {
     "game.abandon_stale_heists",
     "accounts.clear_expired_sessions",
