@@ -7,7 +7,9 @@ import pytest
 
 from veyltak_site.celery import app
 
-pytestmark = pytest.mark.django_db
+# Real commits: a task run closes the database connection when it ends, as in a worker
+# (veyltak_site/celery.py), which only a test outside a transaction survives.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # The housekeeping docs/ promises an operator: stale heists closed, expired sessions and old
 # idempotency records removed, featured slots made and closed.
