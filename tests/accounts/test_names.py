@@ -227,7 +227,6 @@ def test_no_part_of_the_email_is_shown_as_a_name():
 # --- existing accounts (the data migration) -------------------------------------------------------
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_migrations_give_existing_accounts_handles_and_resolve_duplicate_emails():
     from django.db.migrations.executor import MigrationExecutor

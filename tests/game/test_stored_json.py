@@ -49,7 +49,7 @@ def test_a_stored_object_reads_back_in_that_order():
     assert list(slot.encounter["crown-vault"]) == ["b", "rival", "player"]
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres(reason="it reads jsonb's own key order")
 @pytest.mark.django_db
 def test_the_order_is_the_one_postgresql_keeps():
     """jsonb's own order, read as text (no Python decoding of ours in between)."""

@@ -176,7 +176,7 @@ def test_keys_belong_to_their_player(rich):
     assert balance(other) == 20
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres(reason="another connection holds the key's advisory lock")
 def test_a_key_in_flight_answers_request_in_progress(schema, rich):
     client = signed_in(rich)
     held, release = threading.Event(), threading.Event()
