@@ -49,6 +49,7 @@ lint: install-dev
 	$(DEV_VENV)/bin/ruff check .
 	$(DEV_VENV)/bin/ruff format --check .
 	$(DEV_VENV)/bin/lint-imports --no-logo --no-cache
+	$(DEV_PY) scripts/check_module_size.py
 	$(DEV_PY) scripts/check_test_imports.py
 
 format: install-dev
