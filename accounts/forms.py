@@ -10,12 +10,17 @@ import datetime as dt
 
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.core import context
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.mfa.base import forms as mfa_forms
 from django import forms
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, names, selectors
+from accounts.adapter import login_failed_wait
+from veyltak_site.throttling import too_many_requests
 
 _INVALID_DATE = "Please enter a valid date."
 _EMAIL_INDEX = "accounts_user_email_ci"  # the unique index of accounts migration 0003
@@ -160,3 +165,27 @@ class DeleteAccountForm(forms.Form):
         if not get_adapter().reauthenticate(self.user, password):
             raise forms.ValidationError("That password is not right.", code="wrong_password")
         return password
+
+
+class _CodeLimitAnswers429:
+    """allauth's second-factor forms count wrong codes against `login_failed` (5 per account
+    in 5 minutes, ACCOUNT_RATE_LIMITS) and, over it, show the form again with "Too many failed
+    login attempts". Every limited door of the site answers 429 `rate_limited` with
+    Retry-After instead (veyltak_site.throttling), so these do too (MFA_FORMS in settings)."""
+
+    def clean_code(self):
+        try:
+            return super().clean_code()
+        except forms.ValidationError as exc:
+            if exc.code == "too_many_login_attempts":
+                answer = too_many_requests(context.request, login_failed_wait())
+                raise ImmediateHttpResponse(answer) from None
+            raise
+
+
+class MFAAuthenticateForm(_CodeLimitAnswers429, mfa_forms.AuthenticateForm):
+    """The code asked at sign-in."""
+
+
+class MFAReauthenticateForm(_CodeLimitAnswers429, mfa_forms.ReauthenticateForm):
+    """The code asked again before a sensitive change (and by the admin: accounts/admin.py)."""

@@ -293,6 +293,11 @@ ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 # (accounts/admin.py); players may. TOTP needs the `qrcode` package (its QR code).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "VEYLTAK"
+# Too many wrong codes answer 429 rate_limited with Retry-After, as every limited door does.
+MFA_FORMS = {
+    "authenticate": "accounts.forms.MFAAuthenticateForm",
+    "reauthenticate": "accounts.forms.MFAReauthenticateForm",
+}
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"

@@ -108,3 +108,40 @@ def test_the_computed_code_matches_rfc_6238():
     secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"  # base32 of "12345678901234567890"
     assert totp_code(secret, at=59, digits=8) == "94287082"
     assert totp_code(secret, at=1111111109, digits=8) == "07081804"
+
+
+def _wrong(secret: str) -> str:
+    return str((int(totp_code(secret)) + 1) % 1_000_000).zfill(6)
+
+
+def test_too_many_wrong_codes_at_the_second_step_answer_429_rate_limited(boss):
+    # Issue 27, S10: the sixth code within allauth's login_failed window (5 per account in 5
+    # minutes) was a 200 page saying "Too many failed login attempts"; every other limited
+    # door answers 429 rate_limited with Retry-After.
+    secret = give_second_factor(boss)
+    browser = Client()
+    first = sign_in(browser)
+    assert first.status_code == 302 and first["Location"].startswith("/accounts/2fa/")
+    step = first["Location"]
+    for _ in range(5):
+        assert browser.post(step, {"code": _wrong(secret)}).status_code == 200
+    for code in (_wrong(secret), totp_code(secret)):  # the right code too, while it lasts
+        refused = browser.post(step, {"code": code})
+        assert refused.status_code == 429, refused.content.decode()[:500]
+        assert int(refused["Retry-After"]) == 300
+        assert 'data-error-code="rate_limited"' in refused.content.decode()
+    assert not signed_in(browser)
+
+
+def test_too_many_wrong_codes_when_asked_again_answer_429_rate_limited(boss):
+    # The same limit at allauth's "enter your code again" door (reauthentication).
+    secret = give_second_factor(boss)
+    browser = Client()
+    step = sign_in(browser)["Location"]
+    assert browser.post(step, {"code": totp_code(secret)}).status_code == 302
+    for _ in range(5):
+        answer = browser.post("/accounts/2fa/reauthenticate/", {"code": _wrong(secret)})
+        assert answer.status_code == 200
+    refused = browser.post("/accounts/2fa/reauthenticate/", {"code": _wrong(secret)})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) == 300
+    assert 'data-error-code="rate_limited"' in refused.content.decode()
