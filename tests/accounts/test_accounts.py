@@ -14,7 +14,7 @@ from accounts import gate
 from accounts.models import Profile
 from accounts.signals import account_deleting
 from tests.accounts.conftest import PASSWORD, confirm_email, make_player, signup
-from tests.staff import give_second_factor
+from tests.staff import give_second_factor, sign_in_with_second_factor
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -87,6 +87,8 @@ def test_admin_login_goes_through_the_rate_limited_sign_in():
     give_second_factor(User.objects.get(username="boss"))
     staff = Client()
     staff.force_login(User.objects.get(username="boss"))
+    assert staff.get("/admin/").status_code == 302  # this session has not passed it
+    sign_in_with_second_factor(staff, User.objects.get(username="boss"))
     assert staff.get("/admin/").status_code == 200
 
 
