@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from allauth.account.adapter import get_adapter
+from allauth.account.forms import AddEmailForm as AllauthAddEmailForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.core import context
 from allauth.core.exceptions import ImmediateHttpResponse
@@ -92,6 +93,14 @@ class SignupForm(AllauthSignupForm):
             )
         return handle
 
+    def validate_unique_email(self, value):
+        # allauth counts an address as in use when any account lists it, confirmed or not, so
+        # an address added to some other account and never confirmed kept its owner out (a
+        # "check your email" page and no mail). In use means held (selectors.email_held);
+        # the answer is allauth's either way: the same page, and a mail to the address.
+        self.account_already_exists = selectors.email_held(value)
+        return get_adapter().validate_unique_email(value)
+
     def try_save(self, request):
         """Save the account, or answer as for an address in use when a sign-up with the same
         address, sent at the same moment, saved first.
@@ -120,6 +129,20 @@ class SignupForm(AllauthSignupForm):
         self.gate_passed = True
         # Only the verdict goes on: the date is not needed (nor kept) past this line.
         return None
+
+
+class AddEmailForm(AllauthAddEmailForm):
+    """The email page's "add an address": never an address another account holds, whatever
+    its case (issue 27, S3). allauth's enumeration prevention lets it through unconfirmed, so
+    one address sat on two accounts. Like allauth where uniqueness and enumeration prevention
+    meet, uniqueness wins: the form says the address is in use, to a signed-in player only
+    (sign-up still says nothing), and sends no mail."""
+
+    def clean_email(self):
+        value = super().clean_email()
+        if selectors.email_held(value, exclude_user=self.user):
+            raise get_adapter().validation_error("email_taken")
+        return value
 
 
 class AgeCheckForm(forms.Form):

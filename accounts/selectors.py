@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from accounts import extensions, gate
@@ -45,6 +46,19 @@ def handle_taken(handle: str, *, exclude_user: AbstractBaseUser | None = None) -
     if exclude_user is not None:
         taken = taken.exclude(user=exclude_user)
     return taken.exists()
+
+
+def email_held(email: str, *, exclude_user: AbstractBaseUser | None = None) -> bool:
+    """An account holds ``email`` (whatever its case): as the address it signed up with (its
+    ``email``, confirmed or not yet), or as an address it confirmed. An address merely added
+    to an account and never confirmed is a claim nobody proved: it holds nothing (issue 27,
+    S3)."""
+    accounts = get_user_model().objects.filter(email__iexact=email)
+    verified = EmailAddress.objects.filter(email__iexact=email, verified=True)
+    if exclude_user is not None:
+        accounts = accounts.exclude(pk=exclude_user.pk)
+        verified = verified.exclude(user=exclude_user)
+    return accounts.exists() or verified.exists()
 
 
 def user_display(user: AbstractBaseUser) -> str:

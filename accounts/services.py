@@ -129,6 +129,20 @@ def sessions_clear_expired() -> int:
 
 
 @transaction.atomic
+def email_claims_clear(*, email_address: EmailAddress) -> int:
+    """Once an account has confirmed an address, other accounts' unconfirmed claims on it
+    (added on the email page, never confirmed: nobody proved them) go, whatever their case,
+    so the address sits on one account. Returns how many went."""
+    deleted, _ = (
+        EmailAddress.objects.filter(email__iexact=email_address.email, verified=False)
+        .exclude(user_id=email_address.user_id)
+        .exclude(primary=True)
+        .delete()
+    )
+    return deleted
+
+
+@transaction.atomic
 def account_delete(*, user: AbstractBaseUser) -> None:
     """Remove the player's personal data: emails, profile and attestation, then the user.
 

@@ -287,7 +287,11 @@ ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip", "login": None, "signup": None}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",
+    # Never an address another account holds, whatever its case (issue 27, S3).
+    "add_email": "accounts.forms.AddEmailForm",
+}
 # A second factor: an authenticator app's time-based codes (TOTP), with recovery codes.
 # Staff (who can grant Signs) must set one up before the admin lets them in
 # (accounts/admin.py); players may. TOTP needs the `qrcode` package (its QR code).
