@@ -1,9 +1,9 @@
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from accounts.names import HANDLE_MAX, generated_handle
+from accounts.names import HANDLE_MAX, generated_handle, handle_keys
 
 
 class Profile(models.Model):
@@ -43,6 +43,28 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.handle
+
+    def save(self, *args, **kwargs):
+        # The handle and its look-alike keys change together, or not at all: a key another
+        # profile holds makes the whole save fail (IntegrityError), the handle included.
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            keys = handle_keys(self.handle)
+            if set(self.handle_keys.values_list("key", flat=True)) != keys:
+                self.handle_keys.all().delete()
+                HandleKey.objects.bulk_create(HandleKey(profile=self, key=key) for key in keys)
+
+
+class HandleKey(models.Model):
+    """One look-alike key of a profile's handle (accounts.names.handle_keys: the TR39
+    skeleton of the handle as shown and of its case-folded form). Every key is unique, so two
+    handles that look alike, in some case, cannot both be held, however the requests race."""
+
+    key = models.TextField(unique=True)
+    profile = models.ForeignKey(Profile, on_delete=models.CASCADE, related_name="handle_keys")
+
+    def __str__(self) -> str:
+        return self.key
 
 
 class GateRecord(models.Model):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 
-from accounts import extensions, gate
+from accounts import extensions, gate, names
 from accounts.models import Profile
 
 
@@ -42,7 +43,11 @@ def public_handles(*, user_ids: list[int]) -> dict[int, str]:
 
 
 def handle_taken(handle: str, *, exclude_user: AbstractBaseUser | None = None) -> bool:
-    taken = Profile.objects.filter(handle__iexact=handle)
+    """Another player's handle is this one in another case, or looks like it in some case (a
+    look-alike key in common: accounts.names.handle_keys). The database's unique indexes
+    decide a race."""
+    keys = names.handle_keys(handle)
+    taken = Profile.objects.filter(Q(handle__iexact=handle) | Q(handle_keys__key__in=keys))
     if exclude_user is not None:
         taken = taken.exclude(user=exclude_user)
     return taken.exists()

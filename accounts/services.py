@@ -48,8 +48,9 @@ def profile_update(
     """Change the player's display name and/or public handle (None: leave it as it is).
 
     Both are checked by accounts/names.py (codes ``invisible_character``, ``handle_length``,
-    ``handle_characters``, ``handle_is_email``...); a handle another player holds, whatever
-    its case, is ``handle_taken`` (the database's unique index decides a race).
+    ``handle_characters``, ``handle_is_email``, ``handle_reserved``...); a handle another
+    player holds, whatever its case, or one that looks like it (its TR39 skeleton), is
+    ``handle_taken`` (the database's unique indexes decide a race).
     """
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
     fields = []
@@ -65,8 +66,7 @@ def profile_update(
         except ValidationError as exc:
             raise _name_error("handle", exc) from None
         fields.append("handle")
-        taken = Profile.objects.filter(handle__iexact=profile.handle).exclude(pk=profile.pk)
-        if taken.exists():
+        if selectors.handle_taken(profile.handle, exclude_user=user):
             raise _handle_taken()
     try:
         with transaction.atomic():
