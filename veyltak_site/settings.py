@@ -84,6 +84,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "veyltak_site.urls"
+# A refused post counts at the `csrf_refused` limit, then answers 429 (veyltak_site/csrf.py).
+CSRF_FAILURE_VIEW = "veyltak_site.csrf.csrf_failure"
 WSGI_APPLICATION = "veyltak_site.wsgi.application"
 ASGI_APPLICATION = "veyltak_site.asgi.application"
 
@@ -249,6 +251,9 @@ _RATE_DEFAULTS = {
     "sign_in": ("20/10m", "100/10m"),
     # Sign-up posts: each can send a mail.
     "sign_up": ("10/h", "50/h"),
+    # Posts the CSRF check refused (veyltak_site/csrf.py): a person meets one after a very
+    # old page, not dozens.
+    "csrf_refused": ("30/10m", "300/10m"),
 }
 RATE_LIMITS = {
     scope: {
