@@ -80,5 +80,5 @@ class ThreadWorker(gthread.ThreadWorker):
             answer = bytes(captured.data)
         try:
             util.write_nonblock(client, answer)
-        except Exception:  # noqa: BLE001 (the client is gone: as gunicorn, say so in the log)
+        except Exception:  # the client is gone: as gunicorn does, say so in the debug log
             self.log.debug("Failed to send error message.")

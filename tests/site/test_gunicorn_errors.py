@@ -90,7 +90,5 @@ def test_gunicorns_own_refusals_answer_in_the_error_shape(web, name, request_byt
 
 
 def test_requests_gunicorn_parses_still_reach_the_site(web):
-    status, headers, body = _raw(
-        web, b"GET /api/v1/nowhere/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
-    )
+    status, _, body = _raw(web, b"GET /api/v1/nowhere/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
     assert status == 404 and json.loads(body)["error"]["code"] == "not_found"
