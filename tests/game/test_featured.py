@@ -434,3 +434,34 @@ def test_play_after_the_end_says_so(slot, player, clock):
     answer = client.post(f"/featured/{slot.slug}/play/", follow=True)
     assert "is over" in answer.content.decode()
     assert not Heist.objects.exists()
+
+
+# --- Slots not yet open (issue 27, S7) -----------------------------------------------------------
+
+
+def test_nothing_of_a_slot_not_yet_open_is_shown_beyond_the_featured_list(slot, player, guest):
+    # The next slot's (and the one after's) leaderboard and page showed its deck and seed
+    # commitment before it opened; only GET /api/v1/featured/'s `next` may speak of it.
+    _user, client = player
+    future = list(FeaturedSlot.objects.filter(starts_at__gt=slot.starts_at).order_by("starts_at"))
+    assert len(future) == 2
+    for viewer in (client, guest):
+        for later in future:
+            board = viewer.get(f"/api/v1/featured/{later.slug}/leaderboard/")
+            assert board.status_code == 404 and board.json()["error"]["code"] == "not_found"
+            assert viewer.get(f"/featured/{later.slug}/").status_code == 404
+            replay = viewer.get(f"/api/v1/featured/{later.slug}/replays/{slot.pk}/")
+            assert replay.status_code == 404
+            started = post(viewer, f"/api/v1/featured/{later.slug}/heists/")
+            assert started.status_code == 409 and started.json()["error"]["code"] == "slot_closed"
+            for answer in (board, started):
+                text = answer.content.decode()
+                assert later.seed_commitment not in text and later.server_seed not in text
+        listed = viewer.get("/api/v1/featured/").content.decode()
+        for later in future:
+            assert later.seed_commitment not in listed and later.server_seed not in listed
+    # Once it opens, it is shown like any slot.
+    clock_at = future[0].starts_at + dt.timedelta(minutes=1)
+    with time_machine.travel(clock_at, tick=False):
+        assert client.get(f"/api/v1/featured/{future[0].slug}/leaderboard/").status_code == 200
+        assert client.get(f"/featured/{future[0].slug}/").status_code == 200

@@ -26,10 +26,11 @@ def _user(email: str):
 
 @pytest.fixture
 def slot(settings) -> FeaturedSlot:
+    # The clock stays in the slot: a slot's board is shown only once it has opened.
     settings.FEATURED_SLOT_MINUTES = 60
     with time_machine.travel(T0 + dt.timedelta(minutes=1), tick=False):
         featured_services.featured_reconcile()
-    return FeaturedSlot.objects.get(starts_at=T0)
+        yield FeaturedSlot.objects.get(starts_at=T0)
 
 
 def _at(minutes: int) -> dt.datetime:
