@@ -4,13 +4,15 @@ gunicorn answers a request it cannot parse itself, before Django sees it (a requ
 its limit: 414; a header with a byte HTTP does not allow: 400; too many or too large headers:
 431), with a small HTML page written straight to the socket. Its worker's ``handle_error`` is
 the one place those answers are made, so this worker (``--worker-class
-veyltak_site.gunicorn_worker.ThreadWorker`` in the Procfile) lets gunicorn decide status,
+veyltak_gunicorn.ThreadWorker`` in the Procfile) lets gunicorn decide status,
 logging and the access log as ever, catches the page it writes, and sends the same status as
 ``{"error": {"code", "message"}}`` instead, wherever the path is under /api/ or could not be
 read (gunicorn reads a request's headers before it hands over its path, so a refusal of the
 line or of a header never knows it). Pages whose path is known keep gunicorn's own answer.
 
-Loaded by gunicorn's master before Django is set up: it imports nothing of Django.
+Loaded by gunicorn's master before it forks the workers, so it lives outside ``veyltak_site``
+(whose package sets up the Celery app on import: a master holding Celery's state made its
+workers' shutdown hang) and imports nothing of Django.
 """
 
 from __future__ import annotations
