@@ -253,25 +253,29 @@ def featured_heist_start(*, owner: Owner, slug: str) -> HeistSnapshot:
     )
 
 
-def featured_rank_claim(*, heist: Heist, owner: Owner, slot: FeaturedSlot) -> Heist:
-    """Insert ``heist`` (unsaved) as ranked when it is its player's first of the slot, else as
-    practice. Caller is atomic and holds the owner's start lock (heists._make_room), so the
-    check sees every earlier start of this player; the partial unique constraint
-    (heist_one_ranked_per_slot) makes a second ranked heist impossible even without it."""
-    heist.ranked = False
-    if owner.user_id is not None:
-        taken = Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True)
-        if not taken.exists():
-            heist.ranked = True
-            try:
-                with transaction.atomic():
-                    heist.save(force_insert=True)
-                return heist
-            except IntegrityError:
-                # A ranked heist of this player was inserted meanwhile: this one is practice.
-                heist.ranked = False
-    heist.save(force_insert=True)
-    return heist
+def featured_ranked_open(*, owner: Owner, slot: FeaturedSlot) -> bool:
+    """Whether a start of ``slot`` now is ``owner``'s ranked try: signed in, with no ranked
+    heist of the slot yet. Caller is atomic and holds the owner's start lock
+    (heists._make_room), so this sees every earlier start of this player."""
+    if owner.user_id is None:
+        return False
+    return not Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True).exists()
+
+
+def featured_rank_claim(*, heist: Heist) -> bool:
+    """Insert ``heist`` (unsaved, on the slot's seed) as its player's ranked try; False, with
+    nothing inserted and ``heist.ranked`` off, when the partial unique constraint
+    (heist_one_ranked_per_slot) finds one already: a second ranked heist of one player is
+    impossible even without the start lock, and the caller deals the start again as practice
+    on a seed of its own (never practice on the slot's seed)."""
+    heist.ranked = True
+    try:
+        with transaction.atomic():
+            heist.save(force_insert=True)
+    except IntegrityError:
+        heist.ranked = False
+        return False
+    return True
 
 
 def _slot_share_lock(slug: str) -> tuple[dt.datetime, dt.datetime | None]:

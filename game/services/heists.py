@@ -52,7 +52,11 @@ from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_pers
 from game.selectors.catalogue import encounter_get, ready_deck_get
 from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
-from game.services.featured import featured_heist_finished, featured_rank_claim
+from game.services.featured import (
+    featured_heist_finished,
+    featured_rank_claim,
+    featured_ranked_open,
+)
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
@@ -190,21 +194,23 @@ def heist_create(
     persona = _check_rival(rival, difficulty)
     if encounter is not None and not isinstance(encounter, Encounter):
         encounter = Encounter.from_dict(encounter)
-    try:
-        state = new_heist(
+    with transaction.atomic():
+        _make_room(owner)
+        # Under the owner's start lock: whether this start is their ranked try of the slot.
+        # Only a ranked try plays the slot's seed; practice is the slot's heist on a seed of
+        # its own, so nobody learns the ranked heist's draws, loot or rival plans before their
+        # own ranked try (issue 27, S1).
+        ranked = featured_slot is not None and featured_ranked_open(owner=owner, slot=featured_slot)
+        if featured_slot is not None and not ranked:
+            server_seed = secrets.token_hex(32)
+        state = _deal(
             ruleset=ruleset,
-            player_deck=list(deck),
-            rival_deck=persona.deck,
+            deck=deck,
+            persona=persona,
             server_seed=server_seed,
             client_seed=client_seed,
             encounter=encounter,
         )
-    except DeckError as exc:
-        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
-    except EngineError as exc:
-        raise _engine_error(exc) from None
-    with transaction.atomic():
-        _make_room(owner)
         heist = Heist(
             user_id=owner.user_id,
             # A signed-in player's heist belongs to the account only.
@@ -227,12 +233,39 @@ def heist_create(
                 "rival": {"card_back": None, "board_theme": None, "title": None},
             },
         )
-        if featured_slot is not None:
-            featured_rank_claim(heist=heist, owner=owner, slot=featured_slot)
-        else:
+        if ranked and not featured_rank_claim(heist=heist):
+            # Another start of this player took the ranked try meanwhile (only without the
+            # start lock): this one is practice, so it is dealt again on a seed of its own.
+            heist.server_seed = secrets.token_hex(32)
+            heist.seed_commitment = seed_commitment(heist.server_seed)
+            state = _deal(
+                ruleset=ruleset,
+                deck=deck,
+                persona=persona,
+                server_seed=heist.server_seed,
+                client_seed=client_seed,
+                encounter=encounter,
+            )
+        if not heist.ranked:
             heist.save(force_insert=True)
         night = _night_start(heist, state)
     return HeistSnapshot(heist, [night], state)
+
+
+def _deal(*, ruleset, deck, persona, server_seed, client_seed, encounter) -> HeistState:
+    try:
+        return new_heist(
+            ruleset=ruleset,
+            player_deck=list(deck),
+            rival_deck=persona.deck,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            encounter=encounter,
+        )
+    except DeckError as exc:
+        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
+    except EngineError as exc:
+        raise _engine_error(exc) from None
 
 
 def _check_open(heist: Heist, night: int) -> None:

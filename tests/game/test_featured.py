@@ -321,7 +321,10 @@ def test_ranked_heist_finished_after_the_slot_does_not_count(slot, player, clock
 
 
 def test_featured_starts_have_their_own_limit(slot, player, settings):
+    from django.core.cache import cache
+
     settings.RATE_LIMITS = {"featured_start": {"session": Rate(2, 600)}}
+    cache.clear()  # the travelled clock meets the counters of an earlier run
     _user, client = player
     start_featured(client, slot.slug)
     start_featured(client, slot.slug)
@@ -342,12 +345,13 @@ def test_featured_starts_have_their_own_limit(slot, player, settings):
 def test_same_plans_give_identical_heists_other_plans_change_only_play(slot):
     _a_user, a = make_player("a@example.com")
     _b_user, b = make_player("b@example.com")
-    c = age_checked_client()  # a guest, practice: the same heist all the same
+    _c_user, c = make_player("c@example.com")
     _d_user, d = make_player("d@example.com")
-    views = [start_featured(x, slot.slug) for x in (a, b, c, d)]
+    views = [start_featured(x, slot.slug) for x in (a, b, c, d)]  # each one's ranked try
+    assert all(v["ranked"] for v in views)
     opening = [(v["you"]["hand"], [x["loot"] for x in v["vaults"]]) for v in views]
     assert opening[0] == opening[1] == opening[2] == opening[3]
-    assert len({v["seed_commitment"] for v in views}) == 1
+    assert {v["seed_commitment"] for v in views} == {slot.seed_commitment}
     done = [_play_same(x, v) for x, v in zip((a, b, c), views, strict=False)]
     diverged = _play_same(d, views[3], diverge_at=3)
     first = without_nonces(done[0]["history"])
@@ -465,3 +469,45 @@ def test_nothing_of_a_slot_not_yet_open_is_shown_beyond_the_featured_list(slot, 
     with time_machine.travel(clock_at, tick=False):
         assert client.get(f"/api/v1/featured/{future[0].slug}/leaderboard/").status_code == 200
         assert client.get(f"/featured/{future[0].slug}/").status_code == 200
+
+
+# --- Practice teaches nothing of the ranked heist (issue 27, S1) ---------------------------------
+
+
+def _loot(view) -> list[int]:
+    return [vault["loot"] for vault in view["vaults"]]
+
+
+def test_practice_in_an_open_slot_is_played_on_a_seed_of_its_own(slot, player):
+    # Every heist of a slot shared one seed and rival stream, so a guest's practice run played
+    # first showed the ranked heist's loot and rival plans night by night. Ranked tries play
+    # the slot's seed; every practice heist of an open slot, a seed of its own.
+    _user, client = player
+    guest = age_checked_client()
+    practice = [start_featured(guest, slot.slug) for _ in range(2)]
+    assert [p["ranked"] for p in practice] == [False, False]
+    ranked = start_featured(client, slot.slug)  # the player's ranked try, still in play
+    assert ranked["ranked"] is True and ranked["seed_commitment"] == slot.seed_commitment
+    during = start_featured(client, slot.slug)  # practice before the ranked try has finished
+    assert during["ranked"] is False
+    finished = _play_same(client, ranked)
+    after = start_featured(client, slot.slug)  # practice after it
+    for view in (*practice, during, after):
+        assert view["featured"] == slot.slug
+        assert view["seed_commitment"] != slot.seed_commitment
+    commitments = {v["seed_commitment"] for v in (*practice, during, after)}
+    assert len(commitments) == 4  # and each its own
+    # Played with the ranked heist's own plans, a practice heist is another heist.
+    replayed = _play_same(guest, practice[0])
+    assert [n["loot"] for n in without_nonces(replayed["history"])] != [
+        n["loot"] for n in without_nonces(finished["history"])
+    ]
+    # The database holds the slot's seed on ranked heists only.
+    holders = Heist.objects.filter(featured_slot=slot, server_seed=slot.server_seed)
+    assert set(holders.values_list("ranked", flat=True)) == {True}
+    assert Heist.objects.filter(featured_slot=slot, ranked=False).count() == 4
+
+
+def test_the_featured_rules_say_practice_is_a_heist_of_its_own(client):
+    page = client.get("/featured/").content.decode()
+    assert "seed of its own" in page
