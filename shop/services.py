@@ -441,6 +441,46 @@ def _heist_award(*, player_id, heist_id, outcome, difficulty, day, amount, econo
     return HeistSigns(amount, SignsReason.EARNED)
 
 
+@dataclass(frozen=True, slots=True)
+class AbandonedHeist:
+    heist_id: uuid.UUID
+    player_id: int
+    difficulty: str
+    finished_at: dt.datetime
+
+
+@transaction.atomic
+def heists_abandoned(*, heists: Iterable[AbandonedHeist]) -> int:
+    """Signed-in players' heists closed unfinished count toward the day's
+    ``daily_heist_limit`` (issue 27, S13): one :class:`HeistEarning` of 0 each, result
+    ``abandoned``, outcome ``loss``, on the UTC day it was closed; otherwise leaving a losing
+    heist cost nothing and the limit capped good results, not play. Under the players'
+    wallet locks, as the award's count. A heist recorded already is left as it is. Returns
+    how many were recorded."""
+    heists = list(heists)
+    if not heists:
+        return 0
+    _lock(user_ids=[h.player_id for h in heists])
+    version = get_economy().version
+    rows = HeistEarning.objects.bulk_create(
+        [
+            HeistEarning(
+                heist_id=h.heist_id,
+                user_id=h.player_id,
+                day=h.finished_at.astimezone(dt.UTC).date(),
+                outcome="loss",
+                difficulty=h.difficulty,
+                economy=version,
+                amount=0,
+                result=HeistEarning.Result.ABANDONED,
+            )
+            for h in heists
+        ],
+        ignore_conflicts=True,
+    )
+    return len(rows)
+
+
 def signs_welcome(*, user: AbstractBaseUser) -> Posted:
     """The welcome grant, once per player whatever calls it how often (keyed by the player)."""
     return signs_credit(

@@ -119,8 +119,27 @@ def _make_room(owner: Owner) -> int:
     )
     if not surplus:
         return 0
-    return Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
+    closed = Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
         status=Heist.Status.ABANDONED, finished_at=now
+    )
+    _count_abandoned(Heist.objects.filter(pk__in=surplus), now)
+    return closed
+
+
+def _count_abandoned(heists, now) -> None:
+    """The heists of ``heists`` just closed unfinished at ``now`` count toward their players'
+    day (the shop's daily limit, issue 27, S13). ``finished_at == now`` picks those this
+    UPDATE closed, not ones closed before."""
+    closed = heists.filter(
+        status=Heist.Status.ABANDONED, finished_at=now, user_id__isnull=False
+    ).values_list("pk", "user_id", "difficulty")
+    shop_services.heists_abandoned(
+        heists=[
+            shop_services.AbandonedHeist(
+                heist_id=pk, player_id=user_id, difficulty=d, finished_at=now
+            )
+            for pk, user_id, d in closed
+        ]
     )
 
 
@@ -415,20 +434,26 @@ def heists_abandon_stale(*, older_than: timedelta) -> int:
     is left alone, and a heist is never closed half-way through a night.
     """
     now = timezone.now()
-    return Heist.objects.filter(
+    closed = Heist.objects.filter(
         status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
     ).update(status=Heist.Status.ABANDONED, finished_at=now, signs_reason=SignsReason.ABANDONED)
+    if closed:
+        _count_abandoned(Heist.objects.all(), now)
+    return closed
 
 
 @transaction.atomic
 def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
     """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
     not active. Same rule as the periodic task: under the row lock, never mid-night."""
-    return Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
+    now = timezone.now()
+    closed = Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
         status=Heist.Status.ABANDONED,
-        finished_at=timezone.now(),
+        finished_at=now,
         signs_reason=SignsReason.ABANDONED,
     )
+    _count_abandoned(Heist.objects.filter(pk=heist_id), now)
+    return closed
 
 
 @transaction.atomic
