@@ -98,3 +98,26 @@ class GateRecord(models.Model):
 
     def __str__(self) -> str:
         return f"gate {self.key[:8]}"
+
+
+class PersonUse(models.Model):
+    """Something a person may have once (the welcome grant, a featured slot's ranked try),
+    kept after their account is deleted so a new account with the same address does not get
+    it again (issue 27, S4).
+
+    ``person`` is a keyed hash of the normalised address (accounts.persons.person_key: HMAC
+    SHA-256 with a key derived from SECRET_KEY), never the address: it answers "was this
+    address here before?" for someone who holds the address and the server's key, and
+    nothing else. ``what`` names the use (``welcome``, ``featured-ranked:<slot>``)."""
+
+    person = models.CharField(max_length=64)
+    what = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["person", "what"], name="personuse_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person[:8]}: {self.what}"

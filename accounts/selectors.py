@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
-from accounts import extensions, gate, names
-from accounts.models import Profile
+from accounts import extensions, gate, names, persons
+from accounts.models import PersonUse, Profile
 
 
 def profile_get(*, user: AbstractBaseUser) -> Profile | None:
@@ -64,6 +64,25 @@ def email_held(email: str, *, exclude_user: AbstractBaseUser | None = None) -> b
         accounts = accounts.exclude(pk=exclude_user.pk)
         verified = verified.exclude(user=exclude_user)
     return accounts.exists() or verified.exists()
+
+
+def person_keys(*, user_id: int) -> set[str]:
+    """The keyed hashes of a player's addresses: the one they signed up with and every one
+    they confirmed (accounts.persons)."""
+    addresses = set(
+        EmailAddress.objects.filter(user_id=user_id, verified=True).values_list("email", flat=True)
+    )
+    account = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
+    if account:
+        addresses.add(account)
+    return {persons.person_key(address) for address in addresses if address}
+
+
+def person_used(*, user_id: int, what: str) -> bool:
+    """A deleted account of the same person (an address in common) had ``what`` already: the
+    welcome grant, a slot's ranked try (issue 27, S4)."""
+    keys = person_keys(user_id=user_id)
+    return bool(keys) and PersonUse.objects.filter(person__in=keys, what=what).exists()
 
 
 def user_display(user: AbstractBaseUser) -> str:

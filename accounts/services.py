@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, names, selectors
-from accounts.models import GateRecord, Profile
+from accounts.models import GateRecord, PersonUse, Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
 
@@ -142,11 +142,25 @@ def email_claims_clear(*, email_address: EmailAddress) -> int:
     return deleted
 
 
+def person_uses_record(*, user: AbstractBaseUser, whats: list[str]) -> int:
+    """Keep that the person behind ``user`` had each of ``whats`` (accounts.persons), against
+    the keyed hash of each of their addresses, for when their account is gone. Called by the
+    apps that grant such things, from ``account_deleting``. Returns the rows written."""
+    keys = selectors.person_keys(user_id=user.pk)
+    rows = PersonUse.objects.bulk_create(
+        [PersonUse(person=key, what=what) for key in sorted(keys) for what in whats],
+        ignore_conflicts=True,
+    )
+    return len(rows)
+
+
 @transaction.atomic
 def account_delete(*, user: AbstractBaseUser) -> None:
     """Remove the player's personal data: emails, profile and attestation, then the user.
 
-    Receivers of `account_deleting` (the heist app) anonymise what is kept before the row goes.
+    Receivers of `account_deleting` (the heist app, the shop) anonymise what is kept before
+    the row goes, and keep what the person may have only once (``person_uses_record``: a
+    keyed hash of each address, never the address).
     """
     account_deleting.send(sender=type(user), user=user)
     EmailAddress.objects.filter(user=user).delete()

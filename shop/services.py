@@ -36,6 +36,8 @@ from django.db import connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts import persons
+from accounts import selectors as account_selectors
 from shop.catalogue import get_catalogue
 from shop.economy import OUTCOMES, EconomyError, get_economy
 from shop.models import (
@@ -481,8 +483,12 @@ def heists_abandoned(*, heists: Iterable[AbandonedHeist]) -> int:
     return len(rows)
 
 
-def signs_welcome(*, user: AbstractBaseUser) -> Posted:
-    """The welcome grant, once per player whatever calls it how often (keyed by the player)."""
+def signs_welcome(*, user: AbstractBaseUser) -> Posted | None:
+    """The welcome grant, once per player whatever calls it how often (keyed by the player),
+    and once per person: None, nothing paid, for an account with an address a deleted account
+    of theirs had (accounts.selectors.person_used, issue 27, S4)."""
+    if account_selectors.person_used(user_id=user.pk, what=persons.WELCOME):
+        return None
     return signs_credit(
         user=user,
         amount=get_economy().welcome,

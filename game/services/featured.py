@@ -28,8 +28,12 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
+from accounts import persons
+from accounts import selectors as account_selectors
+from accounts import services as account_services
 from game import catalogue
 from game.catalogue import Featured
 from game.domain import HeistSnapshot
@@ -259,7 +263,47 @@ def featured_ranked_open(*, owner: Owner, slot: FeaturedSlot) -> bool:
     (heists._make_room), so this sees every earlier start of this player."""
     if owner.user_id is None:
         return False
-    return not Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True).exists()
+    if Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True).exists():
+        return False
+    # Once per person: not when a deleted account with one of this player's addresses had
+    # the slot's ranked try (issue 27, S4).
+    return not account_selectors.person_used(
+        user_id=owner.user_id, what=persons.ranked_try(slot.slug)
+    )
+
+
+def featured_account_leaving(*, user) -> int:
+    """An account is being deleted (accounts' ``account_deleting``, inside its transaction):
+    keep that its person had each slot's ranked try it had (a keyed hash, accounts.persons),
+    and take its entries off the boards of slots not yet closed, so the places, and the
+    prizes the close pays, go to the next players (issue 27, S4). A closed slot's board stays
+    as it was paid, the entry nameless. Each board under its slot's share lock, as a ranked
+    finish: a close either paid before the entry left or sees the board without it. Returns
+    how many entries left."""
+    slugs = sorted(
+        set(
+            Heist.objects.filter(user_id=user.pk, ranked=True).values_list(
+                "featured_slot_id", flat=True
+            )
+        )
+    )
+    account_services.person_uses_record(user=user, whats=[persons.ranked_try(s) for s in slugs])
+    left = 0
+    for slug in slugs:
+        _ends_at, closed_at = _slot_share_lock(slug)
+        if closed_at is not None:
+            continue
+        for entry in FeaturedEntry.objects.filter(slot_id=slug, user_id=user.pk):
+            _tally_remove(slug, entry.score, entry.margin)
+            entry.delete()
+            left += 1
+    return left
+
+
+def _tally_remove(slug: str, score: int, margin: int) -> None:
+    FeaturedTally.objects.filter(slot_id=slug, score=score, margin=margin, entries__gt=0).update(
+        entries=F("entries") - 1
+    )
 
 
 def featured_rank_claim(*, heist: Heist) -> bool:
