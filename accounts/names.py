@@ -52,8 +52,8 @@ _INVISIBLE_RANGES = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF), (0x180B, 0x180F))
 _MAX_MARKS = 2  # combining marks in a row on one letter (enough for any script's accents)
 _SEPARATORS = "_-."
 
-# Generated handles: no vowels to spell words, no look-alike characters (0/o, 1/l, m/rn).
-_ALPHABET = "bcdfghjknpqrstvwxz23456789"
+# Generated handles: no vowels to spell words, no look-alike characters (0/o, 1/l).
+_ALPHABET = "bcdfghjkmnpqrstvwxz23456789"
 
 
 # The site's own words: no handle may look like one of them.
