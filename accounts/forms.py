@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, names, selectors
-from accounts.adapter import login_failed_wait
+from accounts.limits import login_failed_wait
 from veyltak_site.throttling import too_many_requests
 
 _INVALID_DATE = "Please enter a valid date."

@@ -7,8 +7,8 @@ from django.dispatch import receiver
 
 from accounts.guest import guest_id
 from accounts.signals import account_deleting
-from game.services.featured import featured_account_leaving
 from game.services.heists import heists_anonymise, heists_claim_guest
+from game.services.ranked import featured_account_leaving
 
 
 @receiver(user_logged_in, dispatch_uid="game.claim_guest_heists_on_login")

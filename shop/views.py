@@ -8,7 +8,6 @@ JavaScript, static/js/shop.js asks the same questions of the JSON API instead.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from typing import Any
@@ -18,15 +17,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.renderers import JSONRenderer
 
 from game.engine import available_versions, get_ruleset
 from shop import selectors
-from shop.api import PurchaseOutputSerializer
 from shop.models import COSMETIC_KINDS, ItemKind
-from shop.services import item_equip, item_purchase
+from shop.presenters import purchase_answer, shop_items
+from shop.services import item_equip, item_purchase, purchase_request_hash
 from veyltak_site.exceptions import ApplicationError
 
 # The shelf's sections, in the order the page shows them, with their headings.
@@ -51,7 +48,7 @@ def _item_rows(user) -> list[dict[str, Any]]:
     balance = selectors.wallet_balance(user=user)
     crew = _crew_details()
     rows = []
-    for row in selectors.shop_items(user):
+    for row in shop_items(user):
         row = dict(row)
         row["crew"] = crew.get(row["slug"]) if row["kind"] == ItemKind.CREW else None
         row["wearable"] = row["kind"] in COSMETIC_KINDS
@@ -61,7 +58,6 @@ def _item_rows(user) -> list[dict[str, Any]]:
     return rows
 
 
-@never_cache
 def shop(request):
     """The shelf: every item by kind with its art, price, and whether the player owns and
     wears it; the balance. Guests see it all with a prompt to sign in."""
@@ -95,21 +91,6 @@ def _shelf_item(user, slug: str) -> dict[str, Any]:
     return row
 
 
-def _request_hash(item: str, price: int) -> str:
-    """The purchase's body in one canonical form: a key sent again with another body is
-    refused (422 ``idempotency_key_reused``), as in the API."""
-    canonical = json.dumps(
-        {"item": item, "price": price}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _render_answer(data: dict) -> bytes:
-    """The stored answer, exactly as the API renders it (``{purchase: {...}, balance}``)."""
-    return JSONRenderer().render(PurchaseOutputSerializer(data).data)
-
-
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def buy(request, slug: str):
@@ -128,10 +109,10 @@ def buy(request, slug: str):
             answer = item_purchase(
                 user=user,
                 key=key,
-                request_hash=_request_hash(slug, price),
+                request_hash=purchase_request_hash({"item": slug, "price": price}),
                 item=slug,
                 price=price,
-                render=_render_answer,
+                render=purchase_answer,
             )
         except ApplicationError as exc:
             error = exc.message
@@ -177,7 +158,7 @@ def equip(request):
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("shop")
-    names = {r["slug"]: r["name"] for r in selectors.shop_items(request.user)}
+    names = {r["slug"]: r["name"] for r in shop_items(request.user)}
     if item is None:
         label = dict(ItemKind.choices).get(kind, kind).lower()
         messages.success(request, f"Your {label} is back to the default.")

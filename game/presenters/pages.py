@@ -10,6 +10,7 @@ from typing import Any
 
 from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
 from game.models import SavedDeck
+from game.presenters import words
 from game.rivals.personas import list_difficulties, list_personas
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
@@ -132,12 +133,12 @@ def board_rules(ruleset: Ruleset) -> str:
                 c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
                 for c in ruleset.crew.values()
             },
-            # Words from the one table: the board fills the templates, never words its own.
-            "text": dict(text.BOARD),
+            # Words from game.presenters.words: the board fills the templates, never words its own.
+            "text": dict(words.BOARD),
             "rival_reasons": text.rival_side_reasons(ruleset),
             # The board's "?" panel: the night's steps and Boost and Heat, from the same table.
-            "steps": [{"title": t, "text": d} for t, d in text.night_steps(ruleset)],
-            "boost_and_heat": text.boost_and_heat(ruleset),
+            "steps": [{"title": t, "text": d} for t, d in words.night_steps(ruleset)],
+            "boost_and_heat": words.boost_and_heat(ruleset),
             "quiet_cooling": ruleset.quiet_cooling,
             "rivals": {p.slug: {"name": p.name, "tagline": p.tagline} for p in list_personas()},
             "difficulties": {
@@ -186,7 +187,7 @@ def replay_night(
                 {
                     "name": name.get(c["crew"], c["crew"]),
                     "power": c["power"],
-                    "parts": text.breakdown_line(
+                    "parts": words.breakdown_line(
                         detail.get("breakdown", []), rival=side == "rival", reasons=reasons
                     ),
                 }
@@ -210,10 +211,10 @@ def replay_night(
 
 
 def rules_context(ruleset: Ruleset) -> dict[str, Any]:
-    """The rules page: every sentence from the one table, every number from ``ruleset``."""
+    """The rules page: every sentence from game.presenters.words, every number from ``ruleset``."""
     return {
         "ruleset": ruleset,
-        **text.rules_page(ruleset),
+        **words.rules_page(ruleset),
         "vaults": [v.name for v in ruleset.vaults],
         "energy": [
             {"heat": heat, "energy": energy} for heat, energy in enumerate(ruleset.energy_by_heat)

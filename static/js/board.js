@@ -28,7 +28,7 @@ function h(tag, attrs = {}, ...children) {
 
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-/** Fill one of the server's templates (game/engine/text.py): fill("Send at most {max_crew} crew.", RULES). */
+/** Fill one of the server's templates (game/presenters/words.py): fill("Send at most {max_crew} crew.", RULES). */
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, key) => String(values[key] ?? m));
 const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
 const pause = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import random
 
 import pytest
 import time_machine
@@ -26,16 +25,12 @@ from game.services.heists import heist_abandon
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance
 from tests.game.conftest import (
-    age_checked_client,
-    crew_costs,
-    legal_plan,
     make_player,
     play_out,
     post,
-    seal,
     start,
 )
-from tests.game.featured_helpers import HOUR, T0, start_featured, without_nonces
+from tests.game.featured_helpers import HOUR, T0, play_same, start_featured, without_nonces
 from veyltak_site.env import Rate, env_int
 
 pytestmark = pytest.mark.django_db
@@ -52,19 +47,6 @@ def clock(settings):
 def slot(clock) -> FeaturedSlot:
     featured_services.featured_reconcile()
     return FeaturedSlot.objects.get(starts_at=T0)
-
-
-def _play_same(client, view, *, diverge_at: int | None = None):
-    """Seal plans chosen from the view alone by a seeded policy (night number as the seed), so
-    the same position gets the same plan; from ``diverge_at`` on, another seed."""
-    costs = crew_costs()
-    while view["status"] == "active":
-        night = view["night"]
-        rng = random.Random(night + (1000 if diverge_at and night >= diverge_at else 0))
-        response = seal(client, view["id"], legal_plan(view, rng, costs))
-        assert response.status_code == 200, response.content
-        view = response.json()["heist"]
-    return view
 
 
 # --- Settings and data -----------------------------------------------------------------------
@@ -303,8 +285,9 @@ def test_ranked_finish_earns_the_bonus_once_practice_nothing_more(slot, player):
     # Finishing again is impossible; a second call of the hook pays nothing more.
     heist = Heist.objects.get(pk=ranked["id"])
     from game.selectors.heists import heist_snapshot
+    from game.services.ranked import featured_heist_finished
 
-    featured_services.featured_heist_finished(heist=heist, state=heist_snapshot(heist).state)
+    featured_heist_finished(heist=heist, state=heist_snapshot(heist).state)
     assert Transaction.objects.filter(key__startswith="featured-heist:").count() == 1
     assert wallet_balance(user=user) == 2 * usual + 25
     call_command("check_signs_ledger")
@@ -352,8 +335,8 @@ def test_same_plans_give_identical_heists_other_plans_change_only_play(slot):
     opening = [(v["you"]["hand"], [x["loot"] for x in v["vaults"]]) for v in views]
     assert opening[0] == opening[1] == opening[2] == opening[3]
     assert {v["seed_commitment"] for v in views} == {slot.seed_commitment}
-    done = [_play_same(x, v) for x, v in zip((a, b, c), views, strict=False)]
-    diverged = _play_same(d, views[3], diverge_at=3)
+    done = [play_same(x, v) for x, v in zip((a, b, c), views, strict=False)]
+    diverged = play_same(d, views[3], diverge_at=3)
     first = without_nonces(done[0]["history"])
     assert without_nonces(done[1]["history"]) == first
     assert without_nonces(done[2]["history"]) == first
@@ -438,76 +421,3 @@ def test_play_after_the_end_says_so(slot, player, clock):
     answer = client.post(f"/featured/{slot.slug}/play/", follow=True)
     assert "is over" in answer.content.decode()
     assert not Heist.objects.exists()
-
-
-# --- Slots not yet open (issue 27, S7) -----------------------------------------------------------
-
-
-def test_nothing_of_a_slot_not_yet_open_is_shown_beyond_the_featured_list(slot, player, guest):
-    # The next slot's (and the one after's) leaderboard and page showed its deck and seed
-    # commitment before it opened; only GET /api/v1/featured/'s `next` may speak of it.
-    _user, client = player
-    future = list(FeaturedSlot.objects.filter(starts_at__gt=slot.starts_at).order_by("starts_at"))
-    assert len(future) == 2
-    for viewer in (client, guest):
-        for later in future:
-            board = viewer.get(f"/api/v1/featured/{later.slug}/leaderboard/")
-            assert board.status_code == 404 and board.json()["error"]["code"] == "not_found"
-            assert viewer.get(f"/featured/{later.slug}/").status_code == 404
-            replay = viewer.get(f"/api/v1/featured/{later.slug}/replays/{slot.pk}/")
-            assert replay.status_code == 404
-            started = post(viewer, f"/api/v1/featured/{later.slug}/heists/")
-            assert started.status_code == 409 and started.json()["error"]["code"] == "slot_closed"
-            for answer in (board, started):
-                text = answer.content.decode()
-                assert later.seed_commitment not in text and later.server_seed not in text
-        listed = viewer.get("/api/v1/featured/").content.decode()
-        for later in future:
-            assert later.seed_commitment not in listed and later.server_seed not in listed
-    # Once it opens, it is shown like any slot.
-    clock_at = future[0].starts_at + dt.timedelta(minutes=1)
-    with time_machine.travel(clock_at, tick=False):
-        assert client.get(f"/api/v1/featured/{future[0].slug}/leaderboard/").status_code == 200
-        assert client.get(f"/featured/{future[0].slug}/").status_code == 200
-
-
-# --- Practice teaches nothing of the ranked heist (issue 27, S1) ---------------------------------
-
-
-def _loot(view) -> list[int]:
-    return [vault["loot"] for vault in view["vaults"]]
-
-
-def test_practice_in_an_open_slot_is_played_on_a_seed_of_its_own(slot, player):
-    # Every heist of a slot shared one seed and rival stream, so a guest's practice run played
-    # first showed the ranked heist's loot and rival plans night by night. Ranked tries play
-    # the slot's seed; every practice heist of an open slot, a seed of its own.
-    _user, client = player
-    guest = age_checked_client()
-    practice = [start_featured(guest, slot.slug) for _ in range(2)]
-    assert [p["ranked"] for p in practice] == [False, False]
-    ranked = start_featured(client, slot.slug)  # the player's ranked try, still in play
-    assert ranked["ranked"] is True and ranked["seed_commitment"] == slot.seed_commitment
-    during = start_featured(client, slot.slug)  # practice before the ranked try has finished
-    assert during["ranked"] is False
-    finished = _play_same(client, ranked)
-    after = start_featured(client, slot.slug)  # practice after it
-    for view in (*practice, during, after):
-        assert view["featured"] == slot.slug
-        assert view["seed_commitment"] != slot.seed_commitment
-    commitments = {v["seed_commitment"] for v in (*practice, during, after)}
-    assert len(commitments) == 4  # and each its own
-    # Played with the ranked heist's own plans, a practice heist is another heist.
-    replayed = _play_same(guest, practice[0])
-    assert [n["loot"] for n in without_nonces(replayed["history"])] != [
-        n["loot"] for n in without_nonces(finished["history"])
-    ]
-    # The database holds the slot's seed on ranked heists only.
-    holders = Heist.objects.filter(featured_slot=slot, server_seed=slot.server_seed)
-    assert set(holders.values_list("ranked", flat=True)) == {True}
-    assert Heist.objects.filter(featured_slot=slot, ranked=False).count() == 4
-
-
-def test_the_featured_rules_say_practice_is_a_heist_of_its_own(client):
-    page = client.get("/featured/").content.decode()
-    assert "seed of its own" in page

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from game.engine.rules import get_ruleset
-from game.engine.text import encounter_lines
+from game.presenters.words import encounter_lines
 from game.services.catalogue import catalogue_load
 from game.views import SESSION_DECK
 from tests.game.conftest import make_player, post, start

@@ -1,0 +1,36 @@
+"""Pages, one module per page group. Server-rendered; the heist board itself is
+static/js/board.js talking to the JSON API.
+
+Pages read through selectors, build their context with game.presenters and hold no rules: deck
+legality is the engine's validate_deck, the same check the API runs, and every sentence comes
+from game.presenters.words (around the engine's own words, game.engine.text).
+
+- ``home``: the home page.
+- ``rules``: how to play (/rules/).
+- ``play``: the rival picker (/play/).
+- ``decks``: the deck builder (/deck/) and the guest's session deck.
+- ``heists``: a heist's board, result and replay.
+- ``featured``: featured slots, their leaderboards and Play.
+
+game/urls.py names the views through this package (``views.home``).
+"""
+
+from game.views.decks import SESSION_DECK, deck
+from game.views.featured import featured, featured_play
+from game.views.heists import heist, heist_replay, heist_result
+from game.views.home import home
+from game.views.play import play
+from game.views.rules import rules
+
+__all__ = [
+    "SESSION_DECK",
+    "deck",
+    "featured",
+    "featured_play",
+    "heist",
+    "heist_replay",
+    "heist_result",
+    "home",
+    "play",
+    "rules",
+]
