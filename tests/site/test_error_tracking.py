@@ -34,7 +34,8 @@ sent = []
 class Kept(Transport):
     def capture_envelope(self, envelope):
         for item in envelope.items:
-            sent.append(item.payload.json if item.payload.json is not None else item.payload.get_bytes().decode())
+            payload = item.payload
+            sent.append(payload.json if payload.json is not None else payload.get_bytes().decode())
 
 client.transport = Kept(client.options)
 
