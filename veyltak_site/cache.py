@@ -12,6 +12,8 @@ from django.core.cache.backends import filebased, redis
 from veyltak_site import metrics
 
 _MISSING = object()
+_HIT = metrics.CACHE_GETS.labels("hit")
+_MISS = metrics.CACHE_GETS.labels("miss")
 
 
 class _Counted:
@@ -25,9 +27,9 @@ class _Counted:
     def get(self, key, default=None, version=None):
         value = self._call("get", super().get, key, _MISSING, version=version)
         if value is _MISSING:
-            metrics.CACHE_GETS.labels("miss").inc()
+            _MISS.inc()
             return default
-        metrics.CACHE_GETS.labels("hit").inc()
+        _HIT.inc()
         return value
 
     def set(self, *args, **kwargs):
@@ -47,8 +49,8 @@ class RedisCache(_Counted, redis.RedisCache):
     def get_many(self, keys, version=None):
         keys = list(keys)
         found = self._call("get_many", super().get_many, keys, version=version)
-        metrics.CACHE_GETS.labels("hit").inc(len(found))
-        metrics.CACHE_GETS.labels("miss").inc(len(keys) - len(found))
+        _HIT.inc(len(found))
+        _MISS.inc(len(keys) - len(found))
         return found
 
 
