@@ -41,15 +41,21 @@ def _send_request_id(headers=None, **kwargs) -> None:
 
 @task_prerun.connect
 def _task_context(task_id=None, task=None, **kwargs) -> None:
-    """The worker's lines for a task carry its request id and its name (veyltak_site.logs)."""
-    logs.request_id.set(getattr(task.request, REQUEST_ID_HEADER, None))
-    logs.current_task.set((task.name, task_id))
+    """The worker's lines for a task carry its request id and its name (veyltak_site.logs). A
+    task run inline (CELERY_TASK_ALWAYS_EAGER) keeps the id of the request running it."""
+    sent_by = getattr(task.request, REQUEST_ID_HEADER, None) or logs.request_id.get()
+    task.request.veyltak_log_context = (
+        logs.request_id.set(sent_by),
+        logs.current_task.set((task.name, task_id)),
+    )
 
 
 @task_postrun.connect
-def _task_context_done(**kwargs) -> None:
-    logs.request_id.set(None)
-    logs.current_task.set(None)
+def _task_context_done(task=None, **kwargs) -> None:
+    tokens = getattr(task.request, "veyltak_log_context", None)
+    if tokens is not None:
+        logs.request_id.reset(tokens[0])
+        logs.current_task.reset(tokens[1])
 
 
 if logs.json_wanted():
