@@ -104,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "shop.context_processors.signs",
             ],
         },
     },
@@ -272,6 +273,10 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# The site's name in the account mails (accounts.adapter, templates/account/email/) and their
+# subjects: never the host a request came in on.
+SITE_NAME = "VEYLTAK"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"{SITE_NAME}: "
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 # Sign-up must not say which emails have accounts (allauth's enumeration prevention): an email
