@@ -16,6 +16,7 @@ The flow of a night (DESIGN.md section 3):
 from __future__ import annotations
 
 import secrets
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
@@ -61,6 +62,7 @@ from shop import selectors as shop_selectors
 from shop import services as shop_services
 from shop.models import COSMETIC_KINDS, SignsReason
 from shop.services import HeistSigns
+from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.locks import advisory_xact_lock
 
@@ -118,6 +120,7 @@ def _make_room(owner: Owner) -> int:
         status=Heist.Status.ABANDONED, finished_at=now
     )
     _count_abandoned(Heist.objects.filter(pk__in=surplus), now)
+    metrics.heists_abandoned(how="crowded", count=closed)
     return closed
 
 
@@ -263,6 +266,9 @@ def heist_create(
         if not heist.ranked:
             heist.save(force_insert=True)
         night = _night_start(heist, state)
+        metrics.heist_started(
+            difficulty=difficulty, mode="featured" if featured_slot else "standard"
+        )
     return HeistSnapshot(heist, [night], state)
 
 
@@ -321,6 +327,7 @@ def plan_seal(
     seals again. Nothing here waits or seals the rival (DESIGN.md section 3, step 5).
     """
     plan = _plan_from(crew, boost)
+    started = time.perf_counter()
     with transaction.atomic():
         snapshot = heist_load(heist_id=heist_id, owner=owner, lock=True)
         _check_open(snapshot.heist, night)
@@ -335,7 +342,9 @@ def plan_seal(
                 "The rival has not sealed its plan yet: wait for its commitment, then seal.",
                 status_code=409,
             )
-        return _resolve_night(snapshot, row, plan)
+        resolved = _resolve_night(snapshot, row, plan)
+    metrics.seal_timed(time.perf_counter() - started)
+    return resolved
 
 
 def _resolve_night(
@@ -405,6 +414,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
     heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
+    metrics.heist_finished(difficulty=heist.difficulty, outcome=heist.outcome)
     heist.save(
         update_fields=[
             "status",
@@ -434,6 +444,7 @@ def heists_abandon_stale(*, older_than: timedelta) -> int:
     ).update(status=Heist.Status.ABANDONED, finished_at=now, signs_reason=SignsReason.ABANDONED)
     if closed:
         _count_abandoned(Heist.objects.all(), now)
+    metrics.heists_abandoned(how="stale", count=closed)
     return closed
 
 
@@ -448,6 +459,7 @@ def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
         signs_reason=SignsReason.ABANDONED,
     )
     _count_abandoned(Heist.objects.filter(pk=heist_id), now)
+    metrics.heists_abandoned(how="staff", count=closed)
     return closed
 
 
