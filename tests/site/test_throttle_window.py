@@ -34,7 +34,7 @@ def backend(request, settings, tmp_path):
     if request.param == "file":
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                "BACKEND": "veyltak_site.cache.FileBasedCache",  # as `make run` has it
                 "LOCATION": str(tmp_path / "cache"),
             }
         }
