@@ -51,6 +51,25 @@ def wallet_entries(*, account: Account | None) -> QuerySet[Entry]:
     return Entry.objects.filter(account=account).select_related("transaction").order_by("-id")
 
 
+def wallet_entries_about(
+    *, user: AbstractBaseUser | None, references: Sequence[str]
+) -> QuerySet[Entry]:
+    """The player's wallet entries whose transaction is about one of ``references`` (a heist's
+    award and featured bonus are ``heist:<id>``, a featured slot's prizes ``featured:<slug>``),
+    oldest first, each with its transaction: the ledger's own lines for the result page."""
+    if user is None or not user.is_authenticated or not references:
+        return Entry.objects.none()
+    return (
+        Entry.objects.filter(
+            account__kind=Account.Kind.WALLET,
+            account__user_id=user.pk,
+            transaction__reference__in=list(references),
+        )
+        .select_related("transaction")
+        .order_by("id")
+    )
+
+
 def system_balances() -> dict[str, int]:
     """Each system account's balance, derived from its entries (no row keeps it)."""
     rows = (

@@ -26,6 +26,10 @@ from shop.presenters import purchase_answer, shop_items
 from shop.services import item_equip, item_purchase, purchase_request_hash
 from veyltak_site.exceptions import ApplicationError
 
+# A cosmetic just bought is shown big once, on the shelf the purchase returns to (the page's
+# way; with JavaScript, static/js/shop.js opens the same unveiling as a dialog).
+UNVEIL_SESSION_KEY = "shop_unveil"
+
 # The shelf's sections, in the order the page shows them, with their headings.
 SECTIONS = (
     (ItemKind.CREW, "Night Market crew", "New crew types for your decks: yours to play for good."),
@@ -40,7 +44,12 @@ def _crew_details() -> dict[str, dict[str, Any]]:
     details: dict[str, dict[str, Any]] = {}
     for version in available_versions():
         for slug, crew in get_ruleset(version).crew.items():
-            details[slug] = {"cost": crew.cost, "power": crew.power, "text": crew.text}
+            details[slug] = {
+                "cost": crew.cost,
+                "power": crew.power,
+                "text": crew.text,
+                "set": crew.set,
+            }
     return details
 
 
@@ -63,6 +72,8 @@ def shop(request):
     wears it; the balance. Guests see it all with a prompt to sign in."""
     user = request.user
     rows = _item_rows(user)
+    unveil_slug = request.session.pop(UNVEIL_SESSION_KEY, None)
+    unveil = next((r for r in rows if r["slug"] == unveil_slug and r["owned"]), None)
     sections = [
         {
             "kind": kind.value,
@@ -77,6 +88,7 @@ def shop(request):
         "shop/shop.html",
         {
             "sections": [s for s in sections if s["items"]],
+            "unveil": unveil,
             "balance": selectors.wallet_balance(user=user),
             "signed_in": user.is_authenticated,
             "login_next": f"{reverse('account_login')}?next={reverse('shop')}",
@@ -130,6 +142,9 @@ def buy(request, slug: str):
                     f"You bought {item['name']} for {item['price']} Signs. "
                     f"You hold {body['balance']} Signs now.",
                 )
+                if item["wearable"]:
+                    request.session[UNVEIL_SESSION_KEY] = slug
+                    return redirect(f"{reverse('shop')}#unveil")
             return redirect(f"{reverse('shop')}#item-{slug}")
     if item["owned"] and error is None:
         messages.info(request, f"{item['name']} is yours already.")

@@ -12,6 +12,7 @@ from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
 from game.models import SavedDeck
 from game.presenters import words
 from game.rivals.personas import list_difficulties, list_personas
+from shop.models import Entry, Reason
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
 
@@ -299,3 +300,26 @@ def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str
         hands[entry["night"]] = night
         state, _ = resolve(state, plans)
     return hands
+
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def signs_paid(
+    entries: Iterable[Entry], *, place: dict[str, Any] | None, slot_name: str
+) -> dict[str, Any]:
+    """What a heist paid, line by line, as the ledger holds it (``entries``: the player's
+    wallet entries about the heist and, for a prize-winning ranked heist, its slot's prize),
+    each with the words the result page says: the outcome's award, the featured bonus, the
+    place."""
+    lines = []
+    for entry in entries:
+        tx = entry.transaction
+        label = tx.memo or Reason(tx.reason).label
+        if tx.reference.startswith("featured:") and place is not None:
+            rank = _ORDINALS.get(place["rank"], f"{place['rank']}th")
+            label = f"{rank} place in the featured heist “{slot_name}”"
+        elif tx.reason == Reason.FEATURED:
+            label = "Featured bonus: a ranked featured heist finished"
+        lines.append({"amount": entry.amount, "reason": tx.reason, "label": label})
+    return {"lines": lines, "total": sum(line["amount"] for line in lines)}

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from game.presenters.catalogue import saved_decks_export
 from game.presenters.heists import history_rows
-from game.selectors.catalogue import rivals
+from game.selectors.catalogue import difficulties, encounters, rivals
 from game.selectors.decks import saved_decks
 from game.selectors.heists import player_heists
 
@@ -27,22 +27,26 @@ def export_decks(user: AbstractBaseUser) -> list[dict[str, Any]]:
 
 
 def tallies(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Won/drawn/lost per (rival, difficulty) over finished heists."""
+    """Won/drawn/lost per (rival, difficulty) over closed heists: a heist left unfinished
+    (abandoned) is a loss (issue 27, S13)."""
     counts: dict[tuple[str, str], dict[str, Any]] = {}
     for row in history:
-        if row.get("outcome") not in ("win", "draw", "loss"):
-            continue  # in play or abandoned: no result to count
+        outcome = "loss" if row.get("status") == "abandoned" else row.get("outcome")
+        if outcome not in ("win", "draw", "loss"):
+            continue  # in play: no result yet
         key = (row["rival"], row["difficulty"])
         tally = counts.setdefault(
             key, {"rival": key[0], "difficulty": key[1], "win": 0, "draw": 0, "loss": 0}
         )
-        tally[row["outcome"]] += 1
+        tally[outcome] += 1
     return sorted(counts.values(), key=lambda t: (t["rival"], t["difficulty"]))
 
 
 def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
     history = export_heists(user)
     names = {p.slug: p.name for p in rivals()}
+    levels = {d.slug: d.name for d in difficulties()}
+    scenes = {e.slug: e.name for e in encounters()}
     rows = []
     for row in history:
         # The page links to the game's pages (the board while in play, the replay once
@@ -52,6 +56,11 @@ def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
             {
                 **row,
                 "rival_name": names.get(row["rival"], row["rival"]),
+                # Names, never the catalogue's ids ("Crown Finale", not "crown-finale").
+                "difficulty_name": levels.get(row["difficulty"], row["difficulty"]),
+                "encounter_name": scenes.get(row["encounter"], row["encounter"])
+                if row.get("encounter")
+                else None,
                 "played_at": dt.datetime.fromisoformat(row["created_at"]),
                 "link": reverse("heist-replay" if closed else "heist", args=[row["id"]]),
                 "link_text": "Replay" if closed else "Continue",
@@ -60,6 +69,11 @@ def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
     return {
         "history": rows,
         "tallies": [
-            {**t, "rival_name": names.get(t["rival"], t["rival"])} for t in tallies(history)
+            {
+                **t,
+                "rival_name": names.get(t["rival"], t["rival"]),
+                "difficulty_name": levels.get(t["difficulty"], t["difficulty"]),
+            }
+            for t in tallies(history)
         ],
     }

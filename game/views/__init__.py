@@ -6,7 +6,7 @@ legality is the engine's validate_deck, the same check the API runs, and every s
 from game.presenters.words (around the engine's own words, game.engine.text).
 
 - ``home``: the home page.
-- ``rules``: how to play (/rules/).
+- ``rules``: how to play on one screen (/how-to-play/) and the full rules (/rules/).
 - ``play``: the rival picker (/play/).
 - ``decks``: the deck builder (/deck/) and the guest's session deck.
 - ``heists``: a heist's board, result and replay.
@@ -20,7 +20,7 @@ from game.views.featured import featured, featured_play
 from game.views.heists import heist, heist_replay, heist_result
 from game.views.home import home
 from game.views.play import play
-from game.views.rules import rules
+from game.views.rules import how_to_play, rules
 
 __all__ = [
     "SESSION_DECK",
@@ -31,6 +31,7 @@ __all__ = [
     "heist_replay",
     "heist_result",
     "home",
+    "how_to_play",
     "play",
     "rules",
 ]

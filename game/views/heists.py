@@ -19,6 +19,7 @@ from game.presenters import pages
 from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
+from shop import selectors as shop_selectors
 from veyltak_site.exceptions import ApplicationError
 
 # A night number asked for in the replay's query: at most three digits.
@@ -145,9 +146,26 @@ def heist_result(request, heist_id):
             else "",
             # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
             "signs_reason": game.signs_reason,
+            # Every Sign it paid, by reason, read from the ledger itself.
+            "signs_paid": _signs_paid(request, game),
             "urls": _urls(heist_id),
         },
     )
+
+
+def _signs_paid(request, game):
+    """The ledger's lines about this heist for its player: its award and featured bonus
+    (``heist:<id>``) and, once its slot has closed with it on the podium, its place's prize."""
+    references = [f"heist:{game.pk}"]
+    place, slot_name = None, ""
+    if game.featured_slot_id is not None and game.featured_slot.closed_at is not None:
+        slot = game.featured_slot
+        place = next((w for w in slot.winners or [] if w.get("heist") == str(game.pk)), None)
+        if place is not None:
+            references.append(f"featured:{slot.slug}")
+            slot_name = slot.name
+    entries = shop_selectors.wallet_entries_about(user=request.user, references=references)
+    return pages.signs_paid(entries, place=place, slot_name=slot_name)
 
 
 @adult_required

@@ -8,7 +8,7 @@ from django.urls import reverse
 from accounts.guest import existing_guest_id
 from game.engine import get_ruleset
 from game.owners import Owner
-from game.presenters import pages, words
+from game.presenters import lesson, pages, words
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_in_play
 from game.views.featured import _featured_home
@@ -28,6 +28,8 @@ def home(request):
             "deck_rule": words.deck_rule(ruleset),
             "difficulties": words.either(d.name for d in catalogue_selectors.difficulties()),
             "featured_home": _featured_home(ruleset),
+            # The game itself above the fold: the worked night's board (game.presenters.lesson).
+            "night": lesson.worked_night(ruleset),
             "in_play": _in_play(request),
         },
     )

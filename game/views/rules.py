@@ -1,4 +1,5 @@
-"""The rules page (/rules/), generated from the active ruleset."""
+"""How to play on one screen (/how-to-play/) and the rules page (/rules/), the full reference,
+both from the active ruleset."""
 
 from __future__ import annotations
 
@@ -7,7 +8,22 @@ from django.shortcuts import render
 
 from game import catalogue
 from game.presenters import catalogue as present_catalogue
-from game.presenters import pages, words
+from game.presenters import lesson, pages, words
+
+
+def how_to_play(request):
+    """How to play on one screen: the goal, a night in four steps and one night worked through
+    by the engine (game.presenters.lesson); the rules page stays the full reference."""
+    ruleset = catalogue.active_ruleset()
+    return render(
+        request,
+        "game/how_to_play.html",
+        {
+            "ruleset": ruleset,
+            "night": lesson.worked_night(ruleset),
+            "summary": words.summary(ruleset),
+        },
+    )
 
 
 def rules(request):

@@ -7,6 +7,7 @@ Screenshots go to test-artifacts/screenshots/<run>/ and the folder is printed at
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import shutil
 import time
@@ -86,6 +87,25 @@ def site(_static_root, live_server, settings, transactional_db):
     return live_server.url
 
 
+@pytest.fixture
+def slot(site, settings):
+    """The slot in play now, with at least an hour left whatever the time of day (the browser
+    keeps the real clock, so the server's is not moved here)."""
+    from django.utils import timezone
+
+    from game.models import FeaturedSlot
+    from game.services.featured import EPOCH, featured_reconcile
+
+    now = timezone.now()
+    for minutes in (24 * 60, 24 * 60 - 1, 24 * 60 - 2):
+        length = dt.timedelta(minutes=minutes)
+        if length - (now - EPOCH) % length > dt.timedelta(hours=1):
+            break
+    settings.FEATURED_SLOT_MINUTES = minutes
+    featured_reconcile()
+    return FeaturedSlot.objects.get(starts_at__lte=now, ends_at__gt=now)
+
+
 class Shots:
     """Full-page screenshots named <page>-<size>.png in this run's folder."""
 
@@ -94,8 +114,8 @@ class Shots:
 
     def take(self, page, name: str) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
-        width = page.viewport_size["width"]
-        size = "phone" if width <= 400 else "desktop"
+        width, height = page.viewport_size["width"], page.viewport_size["height"]
+        size = "phone" if width <= 400 else "landscape" if height < 500 else "desktop"
         path = self.directory / f"{name}-{size}.png"
         page.screenshot(path=str(path), full_page=True)
         return path

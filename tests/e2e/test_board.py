@@ -26,7 +26,7 @@ SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "des
 def _new_guest_board(page, base: str, *, rival: str = "Quiet Hands", level: str = "Rookie") -> None:
     """From the home page, as a new guest: Play, the age screen, the defaults, Start."""
     page.goto(base + "/")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play", exact=True).click()
     page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/play/")

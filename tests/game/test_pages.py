@@ -4,6 +4,7 @@ board frame, the result and the replay (the browser-driven checks are in tests/e
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -108,7 +109,10 @@ def test_signed_in_player_sees_signs_on_the_result():
     if awarded is None:
         expected = "No Signs were awarded for this heist."
     else:
-        expected = f"You earned <strong>{awarded} Sign{'' if awarded == 1 else 's'}</strong>"
+        expected = f"You earned {awarded} Sign{'' if awarded == 1 else 's'} for this heist."
+        # And the ledger's line for it, by reason.
+        line = rf'<li data-amount="{awarded}"><span class="signs-amount">\+{awarded}</span> '
+        assert re.search(line + r"(Won|Drew|Lost) at \w+</li>", html)
     assert expected in html
     assert "sign in to earn" not in html.lower()
 

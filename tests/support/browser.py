@@ -10,9 +10,11 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 PHONE = {"width": 360, "height": 640}
+LANDSCAPE = {"width": 640, "height": 360}  # a phone turned sideways
 DESKTOP = {"width": 1280, "height": 800}
 ADULT_BIRTH_DATE = "1990-04-02"
 SEAL = re.compile(r"^Seal")
+PASSWORD = "a long enough password 42"
 _axe = Axe()
 
 
@@ -44,6 +46,14 @@ def pass_age_check(page, base: str, next_path: str = "/play/") -> None:
     page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url(f"**{next_path}")
+
+
+def menu_link(page, name: str):
+    """A link of the header's menu, the menu opened first where it is folded (a phone)."""
+    menu = page.locator("#site-menu")
+    if menu.get_attribute("open") is None and page.locator("#site-menu > summary").is_visible():
+        page.locator("#site-menu > summary").click()
+    return page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True)
 
 
 def open_choices(page) -> None:
@@ -113,3 +123,27 @@ def sign_in_new_player(page, base: str, *, email: str, password: str):
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(base + "/")
     return user
+
+
+def sign_up(page, site: str) -> str:
+    """Sign up through the pages and confirm the address from the mail; returns the email. The
+    browser is signed in on the page the confirmation leads to."""
+    import uuid
+
+    from django.core import mail
+
+    email = f"player-{uuid.uuid4().hex[:8]}@example.com"
+    page.goto(site + "/accounts/signup/")
+    page.locator("input[name=email]").fill(email)
+    if page.locator("input[name=birth_date]").count():
+        page.locator("input[name=birth_date]").fill(ADULT_BIRTH_DATE)
+    page.locator("input[name=password1]").fill(PASSWORD)
+    page.locator("input[name=password2]").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/accounts/confirm-email/$"))
+    sent = next(m for m in reversed(mail.outbox) if email in m.to)
+    path = re.search(r"/accounts/confirm-email/[^/\s]+/", sent.body).group(0)
+    page.goto(site + path)
+    page.get_by_role("button", name="Confirm").click()
+    page.wait_for_url(re.compile(r"^(?!.*confirm-email)"))
+    return email
