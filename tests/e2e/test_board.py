@@ -10,8 +10,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, audit, energy_left, open_choices
+from tests.support.browser import (
+    ADULT_BIRTH_DATE,
+    DESKTOP,
+    PHONE,
+    SEAL,
+    audit,
+    energy_left,
+    open_choices,
+)
 
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 

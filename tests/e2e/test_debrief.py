@@ -13,9 +13,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import audit, heist_id, start_heist
-from tests.game.conftest import crew_costs, legal_plan
+from tests.support.browser import DESKTOP, PHONE, audit, heist_id, start_heist
+from tests.support.heists import crew_costs, legal_plan
 
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 

@@ -9,8 +9,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, audit, finish_heist_by_api, heist_id, start_heist
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    SEAL,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    start_heist,
+)
 
 BOARD_BUDGET = 150 * 1024  # bytes, issue 6: HTML, CSS, JS, fonts, images of the first load
 

@@ -14,7 +14,8 @@ from game.models import FeaturedSlot, Heist, HeistDebrief
 from game.services import featured as featured_services
 from game.services.debriefs import debrief_compute
 from shop.selectors import wallet_balance
-from tests.game.conftest import (
+from tests.support.featured import T0, start_featured
+from tests.support.heists import (
     age_checked_client,
     crew_costs,
     legal_plan,
@@ -23,7 +24,6 @@ from tests.game.conftest import (
     seal,
     start,
 )
-from tests.game.featured_helpers import T0, start_featured
 
 pytestmark = pytest.mark.django_db
 

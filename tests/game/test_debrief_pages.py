@@ -11,7 +11,7 @@ import pytest
 from game.models import Heist
 from game.presenters.debrief import MARKS
 from game.services.debriefs import debrief_compute
-from tests.game.conftest import age_checked_client, play_out, start
+from tests.support.heists import age_checked_client, play_out, start
 
 pytestmark = pytest.mark.django_db
 

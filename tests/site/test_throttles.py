@@ -19,8 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.services import profile_attest
-from tests.conftest import DEFAULT_RATE_LIMITS
-from tests.game.conftest import (
+from tests.support.heists import (
     ADULT_BIRTH_DATE,
     age_checked_client,
     make_player,
@@ -28,12 +27,22 @@ from tests.game.conftest import (
     post,
     start,
 )
+from tests.support.limits import DEFAULT_RATE_LIMITS
 from veyltak_site.env import parse_rate
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple 42"
-DOORS = ("heist_start", "featured_start", "seal", "age_check", "purchase", "sign_in", "sign_up")
+DOORS = (
+    "heist_start",
+    "featured_start",
+    "seal",
+    "age_check",
+    "purchase",
+    "sign_in",
+    "sign_up",
+    "csrf_refused",
+)
 
 
 @pytest.fixture
@@ -83,7 +92,7 @@ def test_every_door_has_a_session_and_an_address_limit():
 
 
 def test_limits_come_from_the_environment_and_a_malformed_one_stops_start_up():
-    from tests.site.fresh import run_django
+    from tests.support.fresh import run_django
 
     shown = run_django(
         "from django.conf import settings; l = settings.RATE_LIMITS\n"
@@ -185,7 +194,7 @@ def test_age_checks_are_limited_per_address(limits):
 
 def test_purchases_are_limited_per_player_and_per_address(limits):
     from shop import services as shop_services
-    from tests.shop.shop_helpers import buy, state
+    from tests.support.shop import buy, state
 
     shop_services.shop_catalogue_load()
     limits("purchase", session="2/10m", address="4/10m")
@@ -283,6 +292,7 @@ def test_allauths_own_429_answers_the_same_way(rf):
 # --- a normal player never meets them ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
     settings.RATE_LIMITS = DEFAULT_RATE_LIMITS
     cache.clear()
@@ -300,7 +310,7 @@ def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
             "password2": PASSWORD,
         }
         assert guest.post("/accounts/signup/", signup).status_code == 302
-        from tests.accounts.conftest import confirm_email
+        from tests.support.accounts import confirm_email
 
         assert confirm_email(guest, email).status_code == 302
         guest.post("/accounts/logout/")
@@ -313,3 +323,26 @@ def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
     finally:
         cache.clear()
     assert django_settings.RATE_LIMITS is not None
+
+
+# --- posts refused by CSRF (issue 27, S12) -------------------------------------------------------
+
+
+def test_posts_refused_by_csrf_count_at_the_address_and_then_answer_429(limits):
+    # 41,000 refused posts in a minute were counted by no limit; they count at their own door
+    # now, per browser and per address, and over it answer like every limited door.
+    limits("csrf_refused", session="1000/h", address="4/10m")
+    for path in ("/api/v1/heists/", "/age-check/"):
+        cache.clear()
+        # A fresh browser each time (no cookie, no token), all from one address.
+        answers = [
+            Client(enforce_csrf_checks=True).post(path, {"birth_date": "1980-01-01"})
+            for _ in range(6)
+        ]
+        assert [a.status_code for a in answers[:4]] == [403] * 4, path
+        for refused in answers[4:]:
+            assert_rate_limited(refused, api=path.startswith("/api/"))
+    # A post with its token is no refused post: the door is open to it.
+    guest = age_checked_client()
+    started = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"})
+    assert started.status_code == 201

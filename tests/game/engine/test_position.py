@@ -25,7 +25,7 @@ from game.engine.position import history_plans, reach_position
 from game.engine.replay import main, record_entry, record_header, replay
 from game.engine.rng import commit_plan
 from game.engine.setup import night_loot
-from tests.game.engine.helpers import RS, nonce_for, play_recorded
+from tests.support.engine import RS, nonce_for, play_recorded
 
 
 def plans_of(record):

@@ -17,8 +17,7 @@ from game.engine.state import SideState
 from game.rivals import debrief, policy
 from game.rivals.lab.tournament import bot_move, seat_personas
 from game.rivals.personas import list_personas
-
-from .helpers import random_position
+from tests.support.rivals import random_position
 
 RS = get_ruleset("2026.12")
 MA, CV, ST = "memory-archive", "crown-vault", "signal-tower"

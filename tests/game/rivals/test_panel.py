@@ -7,8 +7,7 @@ import pytest
 from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve, validate_plan
 from game.rivals.lab import panel, tournament
 from game.rivals.personas import list_personas
-
-from .helpers import random_position
+from tests.support.rivals import random_position
 
 STYLES = list(panel.STYLES)
 
@@ -148,7 +147,7 @@ def _rival_holding(state, rival_hand):
 def test_thinking_styles_answer_what_the_rival_can_hold():
     """The same hand and loot, with the rival able to hold only feeble crew or only strong ones:
     every thinking style changes its plan on some of these positions, a habit never does."""
-    from tests.game.engine.helpers import position
+    from tests.support.engine import position
 
     strong = ("signal-thief", "signal-thief", "ghost-locksmith")
     feeble = ("coolant-carrier", "coolant-carrier", "paper-decoy")
