@@ -27,6 +27,7 @@ from game.owners import Owner
 from game.rivals import debrief as solver
 from game.selectors.debriefs import closed_heist_check
 from game.selectors.heists import heist_get, heist_load_any, heist_states
+from veyltak_site import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -94,9 +95,10 @@ def _lower_this_thread(nice: int) -> None:
         pass  # not allowed here: the debrief runs at the process's priority
 
 
-def debrief_compute(*, heist_id: uuid.UUID | str) -> bool:
+def debrief_compute(*, heist_id: uuid.UUID | str, by: str = "task") -> bool:
     """Work out and store a finished heist's debrief. True if this call stored it; False if it
-    was stored already or there is nothing to debrief (heist gone, in play or abandoned)."""
+    was stored already or there is nothing to debrief (heist gone, in play or abandoned).
+    ``by`` ("task" or "web") labels the operators' count of debriefs computed."""
     if HeistDebrief.objects.filter(heist_id=heist_id).exists():
         return False
     snapshot = heist_load_any(heist_id=heist_id)
@@ -109,6 +111,7 @@ def debrief_compute(*, heist_id: uuid.UUID | str) -> bool:
             HeistDebrief.objects.create(
                 heist_id=snapshot.heist.pk, accuracy=data["accuracy"], data=data
             )
+            metrics.debrief_computed(by=by)
     except IntegrityError:
         return False  # another run stored it first: the same debrief
     return True
@@ -124,7 +127,7 @@ def debrief_overdue(*, heist: Heist) -> bool:
     if timezone.now() - heist.finished_at < wait:
         return False
     try:
-        debrief_compute(heist_id=heist.pk)
+        debrief_compute(heist_id=heist.pk, by="web")
     except Exception:
         logger.exception("fallback debrief failed for heist %s", heist.pk)
         return False
