@@ -47,7 +47,10 @@ PYTHON = sys.executable
 BIN = Path(sys.executable).parent
 PASSWORD = "scale-out player password 2026"
 HEISTS = 3  # heists played each way
-SIGNED_IN = {1}  # which of them a signed-in player plays (a ranked first heist); guests the rest
+# Which of them a signed-in player plays (a ranked first heist, on the slot's seed); guests play
+# the rest, as practice on a seed of their own (issue 27, S1), so only the ranked ones can be
+# compared between the two ways.
+SIGNED_IN = {0, 2}
 SETUP = """
 import json, os
 from django.contrib.auth import get_user_model
@@ -372,9 +375,13 @@ def test_heists_alternating_between_two_servers_finish_as_on_one(site):
     assert all(len(h["nights"]) == 6 for h in one)
     # The signed-in players' heists are ranked: their session (and its sign-in) held on both.
     assert [h["ranked"] for h in one] == [i in SIGNED_IN for i in range(HEISTS)]
-    assert both == one
+    assert [h["ranked"] for h in both] == [i in SIGNED_IN for i in range(HEISTS)]
+    assert all(len(h["nights"]) == 6 for h in both)
+    ranked_one = [h for h in one if h["ranked"]]
+    ranked_both = [h for h in both if h["ranked"]]
+    assert ranked_both == ranked_one
     # The plans differ between heists, so the comparison says something.
-    assert len({json.dumps(h["nights"], sort_keys=True) for h in one}) == HEISTS
+    assert len({json.dumps(h["nights"], sort_keys=True) for h in ranked_one}) == len(SIGNED_IN)
     # Both workers made rival turns (each night's turn goes to whichever asks the broker first).
     for worker in ("worker-1", "worker-2"):
         assert "game.plan_rival_night" in site.log(worker) and "succeeded" in site.log(worker), (
