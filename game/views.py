@@ -26,6 +26,7 @@ from accounts.guest import existing_guest_id
 from game import catalogue
 from game.engine import DeckError, get_ruleset, text, validate_deck
 from game.owners import Owner, owner_from_request
+from game.presenters import board as present_board
 from game.presenters import catalogue as present_catalogue
 from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
@@ -475,6 +476,7 @@ def heist(request, heist_id):
             "cosmetics": {"you": you, "rival": rival},
             "api": "/api/v1/",
             "rules_json": pages.board_rules(ruleset),
+            "board_modules": present_board.board_modules(),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
             "night": game.night,
             "nights": ruleset.nights,

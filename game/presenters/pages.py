@@ -10,6 +10,7 @@ from typing import Any
 
 from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
 from game.models import SavedDeck
+from game.presenters import board
 from game.rivals.personas import list_difficulties, list_personas
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
@@ -143,6 +144,7 @@ def board_rules(ruleset: Ruleset) -> str:
             "difficulties": {
                 d.slug: {"name": d.name, "description": d.description} for d in list_difficulties()
             },
+            "art": list(board.sprite_symbols()),
         },
         separators=(",", ":"),
     )
