@@ -193,3 +193,23 @@ def crew_set(slug: str, version: str = DEFAULT_VERSION) -> str | None:
 def night_market_crew(version: str = DEFAULT_VERSION) -> tuple[str, ...]:
     """The Night Market crew of ruleset ``version`` (the current one by default), table order."""
     return get_ruleset(version).crew_in_set(NIGHT_MARKET)
+
+
+_RIVAL_LOOKS: dict[str, dict[str, str | None]] | None = None
+RIVAL_LOOK_KINDS = ("card_back", "board_theme", "title")
+
+
+def rival_cosmetics(slug: str) -> dict[str, str | None]:
+    """What rival ``slug`` wears (game/data/rival_looks.json), every kind present, None where it
+    wears nothing of that kind; a persona the file does not name wears nothing."""
+    global _RIVAL_LOOKS
+    if _RIVAL_LOOKS is None:
+        looks = {}
+        for rival, worn in _data("rival_looks.json")["rivals"].items():
+            get_persona(rival)  # a rival that does not exist fails here, at load
+            unknown = set(worn) - set(RIVAL_LOOK_KINDS)
+            if unknown:
+                raise ValueError(f"rival_looks.json: {rival!r} wears unknown kinds {unknown}")
+            looks[rival] = {kind: worn.get(kind) for kind in RIVAL_LOOK_KINDS}
+        _RIVAL_LOOKS = looks
+    return dict(_RIVAL_LOOKS.get(slug) or dict.fromkeys(RIVAL_LOOK_KINDS))

@@ -49,7 +49,7 @@ from game.engine.rules import DEFAULT_VERSION
 from game.models import FeaturedSlot, Heist, HeistNight
 from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
-from game.selectors.catalogue import encounter_get, ready_deck_get
+from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
 from game.services.featured import featured_heist_finished, featured_rank_claim
@@ -221,10 +221,10 @@ def heist_create(
             client_seed=client_seed,
             seed_commitment=seed_commitment(server_seed),
             # Fixed now: what the player wears later never changes a heist in play (DESIGN.md
-            # section 7). Rivals wear nothing yet (no persona data says otherwise).
+            # section 7); the rival wears its own (game/data/rival_looks.json).
             cosmetics={
                 "you": shop_selectors.equipped(owner.user_id),
-                "rival": {"card_back": None, "board_theme": None, "title": None},
+                "rival": rival_cosmetics(persona.slug),
             },
         )
         if featured_slot is not None:
