@@ -110,7 +110,7 @@ class NightYouSerializer(serializers.Serializer):
     heat_parts = PowerPartSerializer(
         many=True,
         default=list,
-        help_text="The terms of the night's Heat change (boost, quiet, effect), before the one clamp.",
+        help_text="The terms of the night's Heat change (boost, quiet, effect), then clamped.",
     )
 
 
@@ -122,7 +122,7 @@ class NightRivalSerializer(serializers.Serializer):
     heat_parts = PowerPartSerializer(
         many=True,
         default=list,
-        help_text="The terms of the night's Heat change (boost, quiet, effect), before the one clamp.",
+        help_text="The terms of the night's Heat change (boost, quiet, effect), then clamped.",
     )
     nonce = serializers.CharField(help_text="Revealed with the plan: 64 hex characters.")
     commitment = serializers.CharField()
