@@ -478,6 +478,9 @@ def heist(request, heist_id):
             "rules_json": pages.board_rules(ruleset),
             "board_modules": present_board.board_modules(),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
+            # The vaults are drawn by the page and filled by the board, which keeps the same
+            # elements from planning through the reveal.
+            "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
             "night": game.night,
             "nights": ruleset.nights,
             "urls": _urls(heist_id),

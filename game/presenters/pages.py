@@ -118,11 +118,13 @@ def saved_deck_rows(
 
 def board_rules(ruleset: Ruleset) -> str:
     """The ruleset numbers, names and words the board needs, for its data-rules attribute."""
+    when = board.crew_when(ruleset)
     return json.dumps(
         {
             "version": ruleset.version,
             "nights": ruleset.nights,
             "max_crew": ruleset.max_crew,
+            "heat_min": ruleset.heat_min,
             "heat_max": ruleset.heat_max,
             "boost_lock_heat": ruleset.boost_lock_heat,
             "boost_power": ruleset.boost_power,
@@ -130,7 +132,13 @@ def board_rules(ruleset: Ruleset) -> str:
             "energy_by_heat": list(ruleset.energy_by_heat),
             "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
             "crew": {
-                c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
+                c.slug: {
+                    "name": c.name,
+                    "cost": c.cost,
+                    "power": c.power,
+                    "text": c.text,
+                    "when": when[c.slug],
+                }
                 for c in ruleset.crew.values()
             },
             # Words from the one table: the board fills the templates, never words its own.
@@ -145,6 +153,8 @@ def board_rules(ruleset: Ruleset) -> str:
                 d.slug: {"name": d.name, "description": d.description} for d in list_difficulties()
             },
             "art": list(board.sprite_symbols()),
+            # The board's own words and the terms it defines where they appear.
+            **board.board_words(ruleset),
         },
         separators=(",", ":"),
     )

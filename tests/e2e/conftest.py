@@ -31,6 +31,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 640}
+LANDSCAPE = {"width": 640, "height": 360}  # a phone held sideways
 DESKTOP = {"width": 1280, "height": 800}
 ADULT_BIRTH_DATE = "1990-04-02"
 
@@ -93,11 +94,23 @@ class Shots:
 
     def take(self, page, name: str) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
-        width = page.viewport_size["width"]
-        size = "phone" if width <= 400 else "desktop"
-        path = self.directory / f"{name}-{size}.png"
+        path = self.directory / f"{name}-{size_name(page.viewport_size)}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
+
+    def screen(self, page, name: str) -> Path:
+        """What the screen shows, not the whole page: for a look at what fits on one screen."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{name}-{size_name(page.viewport_size)}-screen.png"
+        page.screenshot(path=str(path))
+        return path
+
+
+def size_name(viewport) -> str:
+    """phone (portrait), landscape (a phone held sideways) or desktop."""
+    if viewport["width"] <= 400:
+        return "phone"
+    return "landscape" if viewport["height"] <= 400 else "desktop"
 
 
 @pytest.fixture(scope="session")

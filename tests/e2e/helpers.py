@@ -101,3 +101,113 @@ def sign_in_new_player(page, base: str, *, email: str, password: str):
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(base + "/")
     return user
+
+
+def start_heist_by_api(page, base: str, **body) -> str:
+    """Age check (a new guest) unless signed in, start a heist through the API with ``body``
+    (rival, difficulty, deck, encounter...), open its board; returns the heist's id."""
+    if "/age-check/" in page.url or page.url in ("", "about:blank"):
+        pass_age_check(page, base, "/play/")
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"{base}/api/v1/heists/",
+        data={"rival": "furnace", "difficulty": "rookie", **body},
+        headers={"X-CSRFToken": token, "Referer": base + "/"},
+    )
+    assert answer.ok, answer.text()
+    hid = answer.json()["id"]
+    page.goto(f"{base}/heists/{hid}/")
+    expect(page.locator(".card").first).to_be_visible()
+    return hid
+
+
+def seal_nights_by_api(page, base: str, hid: str, count: int) -> None:
+    """Seal ``count`` nights with no crew through the API, as another device would."""
+    import time
+
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    sealed = 0
+    deadline = time.monotonic() + 60
+    while sealed < count and time.monotonic() < deadline:
+        view = page.request.get(f"{base}/api/v1/heists/{hid}/").json()
+        if view["phase"] != "planning":
+            time.sleep(0.1)
+            continue
+        answer = page.request.post(
+            f"{base}/api/v1/heists/{hid}/seal/",
+            data={"night": view["night"], "crew": [], "boost": False},
+            headers={"X-CSRFToken": token, "Referer": base + "/"},
+        )
+        assert answer.ok, answer.text()
+        sealed += 1
+    assert sealed == count, f"sealed {sealed} of {count}"
+
+
+def wear(user, *slugs: str) -> None:
+    """Give ``user`` the shop items ``slugs`` (bought with granted Signs) and wear the cosmetics."""
+    import uuid
+
+    from shop import services as shop_services
+    from shop.models import ShopItem
+
+    shop_services.shop_catalogue_load()
+    for slug in slugs:
+        item = ShopItem.objects.get(slug=slug)
+        shop_services.signs_credit(
+            user=user, amount=item.price, reason="grant", key=f"e2e:{uuid.uuid4()}"
+        )
+        shop_services.item_purchase(
+            user=user,
+            key=uuid.uuid4().hex,
+            request_hash=slug,
+            item=slug,
+            price=item.price,
+            render=lambda data: b"{}",
+        )
+        if item.kind != "crew":
+            shop_services.item_equip(user=user, kind=item.kind, item=slug)
+
+
+def decline_tour(page) -> None:
+    tour = page.locator("#b-tour")
+    if tour.is_visible():
+        tour.get_by_role("button", name="No thanks").click()
+        expect(tour).to_be_hidden()
+
+
+def finish_reveal(page):
+    """Wait for the end of the reveal (the way on replaces Skip) and return the way on."""
+    nxt = page.locator("#b-next")
+    expect(nxt).to_have_text(
+        re.compile(r"^(Next: night \d|See the result|Back to night \d)"), timeout=20_000
+    )
+    return nxt
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["x"] >= 0
+        and box["y"] + box["height"] <= size["height"] + 0.5
+        and box["x"] + box["width"] <= size["width"] + 0.5
+    )
+
+
+def overlaps(a, b) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+FIXED_OR_STICKY = """
+[...document.querySelectorAll('body *')]
+  .filter(e => ['fixed', 'sticky'].includes(getComputedStyle(e).position))
+  .filter(e => e.getClientRects().length)
+  .map(e => e.id || e.className || e.tagName)
+"""

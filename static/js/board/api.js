@@ -1,7 +1,7 @@
 // Talking to the JSON API (DESIGN.md section 5) and the provably fair check of the rival's plan
 // (DESIGN.md "Commitments").
 
-import { root } from "./page.js";
+import { root, t } from "./page.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -23,12 +23,12 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "The connection dropped. Check your network and try again.");
+    throw new ApiError(0, "network", t("network"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const err = data?.error ?? {};
-    throw new ApiError(response.status, err.code ?? "error", err.message ?? "Something went wrong.");
+    throw new ApiError(response.status, err.code ?? "error", err.message ?? t("error"));
   }
   return data;
 }

@@ -1,34 +1,9 @@
-// The board's sheets: the rival's piles, the help (the night's steps and the Heat -> Energy
-// table, from the ruleset) and the "lie low" question before sealing with no crew.
+// The board's sheets: the help (the night's steps, the Heat -> Energy table and every word of
+// the board, from the ruleset) and the "lie low" question before sealing with no crew.
 
-import { RULES, root, crewInfo } from "./page.js";
-import { $, h, art } from "./dom.js";
-import { state } from "./state.js";
+import { RULES, root, t } from "./page.js";
+import { $, h } from "./dom.js";
 import { tour } from "./guide.js";
-
-function countList(slugs) {
-  if (!slugs.length) return h("p", { class: "muted small" }, "None yet.");
-  const counts = new Map();
-  for (const slug of slugs) counts.set(slug, (counts.get(slug) ?? 0) + 1);
-  return h(
-    "ul",
-    { class: "pile-list" },
-    [...counts].map(([slug, n]) => h("li", {}, art("crew", slug, "emblem tiny"), `${n} × ${crewInfo(slug).name}`, h("span", { class: "muted small" }, ` — ${crewInfo(slug).text}`))),
-  );
-}
-
-export function openPiles() {
-  const { you, rival } = state.heist;
-  $("b-piles-body").replaceChildren(
-    h("h3", { class: "rival-text" }, `${rival.name}: discard (played)`),
-    countList(rival.discard),
-    h("h3", { class: "rival-text" }, `${rival.name}: whole deck`),
-    countList(rival.deck),
-    h("h3", { class: "you-text" }, "Your discard"),
-    countList(you.discard),
-  );
-  $("b-piles").showModal();
-}
 
 /** Wire the sheets; ``onLieLow`` seals the empty plan, ``onKeepPlanning`` goes back to it. */
 export function setupDialogs({ onLieLow, onKeepPlanning }) {
@@ -37,9 +12,6 @@ export function setupDialogs({ onLieLow, onKeepPlanning }) {
       if (event.target.closest("[data-close]") || event.target === dialog) dialog.close();
     });
   }
-  root.addEventListener("click", (event) => {
-    if (event.target.closest("#b-piles-open")) openPiles();
-  });
   $("b-confirm-yes").addEventListener("click", () => {
     $("b-confirm").close();
     onLieLow();
@@ -55,6 +27,7 @@ export function setupDialogs({ onLieLow, onKeepPlanning }) {
     heads.append(h("td", {}, heat));
     cells.append(h("td", {}, energy));
   });
+  $("b-help-terms").replaceChildren(...Object.values(RULES.glossary ?? {}).flatMap((entry) => [h("dt", {}, entry.term), h("dd", {}, entry.text)]));
   $("b-help-open").addEventListener("click", () => $("b-help").showModal());
   $("b-tour-again").addEventListener("click", () => {
     $("b-help").close();
@@ -64,8 +37,7 @@ export function setupDialogs({ onLieLow, onKeepPlanning }) {
 
 /** Ask before sealing a night with no crew. */
 export function askLieLow() {
-  const cool = RULES.quiet_cooling ? ` and cools your Heat by ${RULES.quiet_cooling}` : "";
-  $("b-confirm-text").textContent = `You have sent no crew: sealing now takes no vault tonight${cool}.`;
+  $("b-confirm-text").textContent = t("lie_low_text");
   $("b-confirm").showModal();
   $("b-confirm-no").focus();
 }

@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the board's modules. No inline style anywhere (strict CSP): looks
 // are classes and data attributes the stylesheet knows.
 
-import { SPRITE, artId } from "./page.js";
+import { SPRITE, artId, define, t } from "./page.js";
 
 /** Build an element: h("p", {class: "x", "aria-live": "polite"}, "text", child, ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -20,8 +20,6 @@ export function h(tag, attrs = {}, ...children) {
 
 const SVG = "http://www.w3.org/2000/svg";
 export const $ = (id) => document.getElementById(id);
-/** Fill one of the server's templates: fill("Send at most {max_crew} crew.", RULES). */
-export const fill = (template, values) => String(template ?? "").replace(/\{(\w+)\}/g, (m, key) => String(values[key] ?? m));
 export const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
 export const pause = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
@@ -39,6 +37,13 @@ export function art(kind, slug, className) {
 
 export function cardBack(slug, extra = "") {
   return h("span", { class: `card-back ${extra}`.trim(), "data-card-back": slug || "default", "aria-hidden": "true" });
+}
+
+/** A word of the board's glossary (by its key), defined where it appears: a tap opens it. */
+export function term(key, shown) {
+  const entry = define(key);
+  if (!entry) return shown;
+  return h("button", { type: "button", class: "term", "data-term": key, "aria-label": `${shown}: ${t("term_label", { term: entry.term })}` }, shown);
 }
 
 /** Polite live region, for screen readers only (the note line shows it to the eye). */

@@ -1,15 +1,23 @@
 // What the page hands the board: the ruleset's numbers, names and words (data-rules, from
-// game/presenters), the API's address, the art sprite and the symbols it holds (data-art).
-// Nothing here is a copy of a rule: the server says it, the board reads it.
+// game/presenters), the API's address, the art sprite and the symbols it holds. Nothing here is
+// a copy of a rule or a sentence: the server says it, the board fills in the night's values.
 
 export const root = document.getElementById("board");
 export const RULES = root ? JSON.parse(root.dataset.rules) : null;
 export const HEIST_URL = root ? `${root.dataset.api}heists/${root.dataset.heist}/` : "";
 export const SPRITE = root ? root.dataset.sprite : "";
-// The symbols static/images/board.svg holds ("crew-<slug>", "vault-<slug>", ...), listed by
-// the server from the sprite itself: anything else gets the default symbol of its kind.
+// The sprite's symbols ("crew-<slug>", "vault-<slug>"), listed by the server from the file:
+// anything else gets the default symbol of its kind.
 const ART = new Set(RULES?.art ?? []);
+const WORDS = RULES?.words ?? {};
 
-export const crewInfo = (slug) => RULES.crew[slug] ?? { name: slug, cost: 0, power: 0, text: "" };
+/** Fill a template: {key} from ``values``, an unknown key left as it is. */
+export const fill = (template, values = {}) => String(template ?? "").replace(/\{(\w+)\}/g, (m, key) => String(values[key] ?? m));
+/** The board's words: t("seal", {night: 2}) -> "Seal night 2". */
+export const t = (key, values) => fill(WORDS[key] ?? key, values);
+/** A term of the glossary by its key: {term, text}, or null. */
+export const define = (term) => RULES?.glossary?.[term] ?? null;
+
+export const crewInfo = (slug) => RULES.crew[slug] ?? { name: slug, cost: 0, power: 0, text: "", when: null };
 export const vaultName = (slug) => RULES.vaults.find((v) => v.slug === slug)?.name ?? slug;
 export const artId = (kind, slug) => (ART.has(`${kind}-${slug}`) ? `${kind}-${slug}` : `${kind}-default`);

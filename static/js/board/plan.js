@@ -1,16 +1,19 @@
-// Planning: tap a card, tap a vault (tap the card again to take it back), Boost, Seal; the
-// keyboard's shortcuts; sealing once the rival has sealed; loading the heist and waiting for the
-// rival's commitment.
+// Planning and the night's course: tap a card, tap a vault (tap the card again to take it
+// back), Boost, Seal; the keyboard's shortcuts; sealing once the rival has sealed; the reveal,
+// the recap of any played night (a tap on its dot), and a page loaded after a seal it did not
+// see the end of, which opens on that night instead of skipping it.
 
-import { RULES, HEIST_URL, root, crewInfo, vaultName } from "./page.js";
-import { $, fill, pause, say } from "./dom.js";
+import { RULES, HEIST_URL, root, crewInfo, fill, t, vaultName } from "./page.js";
+import { $, pause, say } from "./dom.js";
 import { ApiError, api } from "./api.js";
 import { sound } from "./settings.js";
-import { state, handCard, resetPlan, energyLeft, boostBlock, planProblem } from "./state.js";
-import { renderControls, renderNote, renderPlanning, renderSides, requestPreview, tell } from "./view.js";
-import { showReveal } from "./reveal.js";
+import { state, handCard, resetPlan, energyLeft, boostBlock, planProblem, markSeen, seenNight } from "./state.js";
+import { renderControls, renderNote, renderPlanning, requestPreview, tell } from "./hand.js";
+import { fitBoard, renderSides, renderTop } from "./view.js";
+import { showNight } from "./reveal.js";
+import { openBreakdown } from "./details.js";
 import { askLieLow } from "./dialogs.js";
-import { tour } from "./guide.js";
+import { claimTips, hideTip, showTip, tour } from "./guide.js";
 
 function fromKeyboard(event) {
   // A click synthesised by Enter or Space has detail 0: move focus for keyboard players only,
@@ -19,17 +22,16 @@ function fromKeyboard(event) {
 }
 
 function focusNow(selector) {
-  // Rendering replaces the buttons, so focus is set after each render, synchronously: a second
+  // Rendering replaces the cards, so focus is set after each render, synchronously: a second
   // key press must land where the first one sent focus.
   document.querySelector(selector)?.focus();
 }
 
-function busy() {
-  return state.sealing || state.revealing;
-}
+const busy = () => state.sealing || state.revealing;
+const planning = () => state.mode === "plan" && !busy();
 
 export function onCard(card, event) {
-  if (busy()) return;
+  if (!planning()) return;
   const info = crewInfo(handCard(card).crew);
   let target = `[data-card="${card}"]`;
   state.note = null;
@@ -37,10 +39,10 @@ export function onCard(card, event) {
     const vault = state.plan.get(card);
     state.plan.delete(card);
     state.selected = null;
-    say(`${info.name} taken back from ${vaultName(vault)}. Energy left ${energyLeft()}.`);
+    say(t("taken_back", { name: info.name, vault: vaultName(vault), left: energyLeft() }));
   } else if (state.selected === card) {
     state.selected = null;
-    say(`${info.name} put down.`);
+    say(t("put_down", { name: info.name }));
   } else if (state.plan.size >= RULES.max_crew) {
     state.selected = null;
     renderPlanning();
@@ -50,15 +52,15 @@ export function onCard(card, event) {
   } else if (info.cost > energyLeft()) {
     state.selected = null;
     renderPlanning();
-    tell(`${info.name} needs ${info.cost} Energy; you have ${Math.max(energyLeft(), 0)} left.`, true);
+    tell(t("needs_energy", { name: info.name, cost: info.cost, left: Math.max(energyLeft(), 0) }), true);
     focusNow(target);
     return;
   } else {
     state.selected = card;
     sound("pick");
-    say(`${info.name} picked. Now choose a vault.`);
+    say(t("picked", { name: info.name }));
     const first = state.heist.vaults.find((v) => !v.closed);
-    if (first && fromKeyboard(event)) target = `[data-vault="${first.slug}"]`;
+    if (first && fromKeyboard(event)) target = `.vault-hit[data-vault="${first.slug}"]`;
     tour.did("card");
   }
   renderPlanning();
@@ -66,14 +68,14 @@ export function onCard(card, event) {
 }
 
 export function onVault(vault, event) {
-  if (busy()) return;
+  if (!planning()) return;
   state.note = null;
   if (vault.closed) {
     tell(fill(RULES.text.vault_closed, { vault: vault.name }), true);
     return;
   }
   if (state.selected === null) {
-    tell(`Pick a crew card first, then ${vault.name}.`);
+    tell(t("pick_first", { vault: vault.name }));
     return;
   }
   const card = state.selected;
@@ -81,15 +83,15 @@ export function onVault(vault, event) {
   state.plan.set(card, vault.slug);
   state.selected = null;
   sound("send");
-  say(`${name} goes to ${vault.name}. Energy left ${energyLeft()}.`);
+  say(t("goes_to", { name, vault: vault.name, left: energyLeft() }));
   renderPlanning();
+  fitBoard();
   tour.did("vault");
   if (fromKeyboard(event)) focusNow(state.plan.size >= RULES.max_crew ? "#b-seal" : `[data-card="${card}"]`);
-  else focusNow(`[data-vault="${vault.slug}"]`);
 }
 
 export function onBoost() {
-  if (busy()) return;
+  if (!planning()) return;
   const blocked = boostBlock();
   if (blocked) {
     tell(blocked, true);
@@ -98,14 +100,14 @@ export function onBoost() {
   state.boost = !state.boost;
   state.note = null;
   sound("pick");
-  say(state.boost ? fill(RULES.text.boost_on, RULES) : "Boost off.");
+  say(state.boost ? fill(RULES.text.boost_on, RULES) : t("boost_off"));
   renderControls();
   requestPreview();
   tour.did("boost");
 }
 
 export function onSeal() {
-  if (busy()) return;
+  if (!planning()) return;
   const problem = planProblem();
   if (problem) {
     say(problem);
@@ -121,27 +123,24 @@ export function onSeal() {
 
 export async function seal() {
   const heist = state.heist;
-  const body = {
-    night: heist.night,
-    crew: [...state.plan].map(([card, vault]) => ({ card, vault })),
-    boost: state.boost,
-  };
+  const body = { night: heist.night, crew: [...state.plan].map(([card, vault]) => ({ card, vault })), boost: state.boost };
   state.seenCommitment = heist.phase === "planning" ? heist.rival.commitment : null;
   state.sealing = true;
   stopPolling();
+  hideTip();
   renderControls();
   sound("seal");
-  say(`Plan sealed for night ${heist.night}. Revealing…`);
+  say(t("sealed_sr", { night: heist.night }));
   tour.did("seal");
   try {
     const answer = await sealOnceRivalHasSealed(body);
     state.sealing = false;
-    await showReveal(answer.result, heist, answer.heist, { onNext: nextNight });
+    await reveal(answer.result, heist, answer.heist);
   } catch (err) {
     state.sealing = false;
     state.revealing = false;
     if (err.code === "wrong_night" || err.code === "heist_finished") {
-      say(`${err.message} Loading the heist again.`);
+      say(t("reloading", { message: err.message }));
       await load();
       return;
     }
@@ -161,9 +160,7 @@ async function waitForRivalCommitment() {
   for (let read = 0; read < RIVAL_WAIT_READS; read += 1) {
     await pause(delay);
     const fresh = await api(HEIST_URL);
-    if (fresh.night !== state.heist.night || fresh.status !== "active") {
-      throw new ApiError(409, "wrong_night", "The heist has moved on.");
-    }
+    if (fresh.night !== state.heist.night || fresh.status !== "active") throw new ApiError(409, "wrong_night", t("moved_on"));
     if (fresh.phase === "planning" && fresh.rival.commitment) {
       state.heist.phase = fresh.phase;
       state.heist.rival.commitment = fresh.rival.commitment;
@@ -173,7 +170,7 @@ async function waitForRivalCommitment() {
     }
     delay = Math.min(delay * 1.5, 3000);
   }
-  throw new ApiError(409, "rival_not_sealed", "The rival is slow to seal its plan tonight. Try sealing again in a moment.");
+  throw new ApiError(409, "rival_not_sealed", t("rival_slow"));
 }
 
 async function sealOnceRivalHasSealed(body) {
@@ -185,23 +182,66 @@ async function sealOnceRivalHasSealed(body) {
     }
     state.heist.phase = "rival_planning";
     renderControls();
-    say("Waiting for the rival to seal its plan…");
+    say(t("waiting_rival"));
     await waitForRivalCommitment();
   }
   return api(`${HEIST_URL}seal/`, { body });
 }
 
-export function nextNight() {
-  $("b-reveal").hidden = true;
-  $("b-plan").hidden = false;
+// --- the reveal, the recap and the way on -----------------------------------------------------------
+
+function scoresBefore(history, night) {
+  const before = history.find((n) => n.night === night - 1);
+  return before ? { ...before.score } : { you: 0, rival: 0 };
+}
+
+function wayOn(after) {
+  if (after.status !== "active") return { label: t("result"), href: root.dataset.resultUrl };
+  return { label: t("next", { night: after.night }), onClick: nextNight };
+}
+
+/** A night just sealed here (``before``: the view it was planned on), or caught mid-way by a
+ * reload (``before`` null): it plays out on the vaults. */
+async function reveal(result, before, after) {
+  state.heist = after;
+  resetPlan();
+  markSeen(after.id, { revealing: result.night });
+  const shown = before ?? after;
+  renderTop(before ?? after, result.night);
+  renderSides({ ...shown, history: after.history });
+  const scores = scoresBefore(after.history, result.night);
+  await showNight(result, { live: true, scores, way: wayOn(after) });
+  markSeen(after.id, { seen: result.night, revealing: 0 });
+  renderTop(after, result.night);
+  renderSides(after);
+}
+
+/** A played night, drawn on the vaults at once; the plan being made waits for the way back. */
+async function recap(night, { unseen = false } = {}) {
+  const result = state.heist.history.find((n) => n.night === night);
+  if (!result || busy()) return;
+  renderTop(state.heist, night);
+  const way = unseen ? wayOn(state.heist) : { label: t("back_to", { night: state.heist.night }), onClick: backToPlanning };
+  await showNight(result, { live: false, scores: scoresBefore(state.heist.history, night), way });
+  if (unseen) markSeen(state.heist.id, { seen: night, revealing: 0 });
+}
+
+function backToPlanning() {
   renderPlanning();
-  say(`Night ${state.heist.night} of ${state.heist.nights}. Tonight's loot: ${state.heist.vaults.map((v) => `${v.name} ${v.closed ? "closed" : v.loot}`).join(", ")}.`);
+  $("b-title").focus({ preventScroll: true });
+}
+
+export function nextNight() {
+  renderPlanning();
+  showTip(state.heist);
+  say(t("night_sr", { night: state.heist.night, nights: state.heist.nights, vaults: state.heist.vaults.map((v) => `${v.name} ${v.closed ? t("closed") : v.loot}`).join(", ") }));
   window.scrollTo(0, 0);
   $("b-title").focus({ preventScroll: true });
+  fitBoard();
   pollRival();
 }
 
-// --- keyboard shortcuts ---------------------------------------------------------------------
+// --- keyboard shortcuts ---------------------------------------------------------------------------
 
 export function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -210,11 +250,11 @@ export function onKey(event) {
   if (target.closest?.("input, select, textarea, summary, a, dialog")) return;
   if (event.key === "Escape" && state.selected !== null) {
     state.selected = null;
-    say("Card put down.");
+    say(t("card_put_down"));
     renderPlanning();
     return;
   }
-  if (busy() || $("b-plan").hidden) return;
+  if (!planning()) return;
   const digit = Number.parseInt(event.key, 10);
   if (digit >= 1 && digit <= 9) {
     const entry = state.heist.you.hand[digit - 1];
@@ -231,7 +271,7 @@ export function onKey(event) {
   }
   // Space seals from anywhere on the board but the Boost switch and the other buttons of the
   // page (cards and vaults take Enter; Space on them seals, as the help says).
-  if (event.key === " " && (!target.closest("button") || target.closest(".card, .vault, #b-seal"))) {
+  if (event.key === " " && (!target.closest("button") || target.closest(".card, .vault-hit, #b-seal"))) {
     event.preventDefault();
     onSeal();
   }
@@ -253,10 +293,10 @@ function pollRival(delay = 800, tries = 0) {
       if (fresh.night === state.heist.night && fresh.status === "active" && !state.revealing) {
         state.heist.phase = fresh.phase;
         state.heist.rival.commitment = fresh.rival.commitment;
-        renderSides();
+        if (state.mode === "plan") renderSides();
         renderControls();
         if (fresh.phase === "planning") {
-          say("The rival has locked in its plan.");
+          say(t("rival_sealed_sr"));
           return;
         }
       }
@@ -276,35 +316,59 @@ export async function load() {
     $("b-note").textContent = err.message;
     return;
   }
-  if (state.heist.status !== "active") {
+  const heist = state.heist;
+  if (heist.status !== "active") {
     window.location.assign(root.dataset.resultUrl);
     return;
   }
   resetPlan();
   state.revealing = false;
-  $("b-reveal").hidden = true;
-  $("b-plan").hidden = false;
-  renderPlanning();
+  const history = heist.history ?? [];
+  const last = history[history.length - 1];
+  const seen = seenNight(heist.id);
   pollRival();
-  if (state.heist.night === 1 && !(state.heist.history ?? []).length) tour.start();
+  if (last && last.night > seen.seen) {
+    // Sealed, and its end never shown here: play it again if it was playing, else its recap.
+    if (seen.revealing === last.night) await reveal(last, null, heist);
+    else await recap(last.night, { unseen: true });
+    return;
+  }
+  renderPlanning();
+  if (heist.night === 1 && !history.length) {
+    claimTips(heist.id);
+    tour.start();
+  } else showTip(heist);
+  fitBoard();
 }
 
-/** Cards and vaults are drawn again at every change: one delegated listener each. */
+export function keepPlanning() {
+  tell(t("still_planning"));
+}
+
+/** Cards, vaults and night dots are drawn again at every change: one delegated listener each. */
 export function setupPlanning() {
   $("b-hand").addEventListener("click", (event) => {
     const button = event.target.closest("[data-card]");
     if (button) onCard(Number(button.dataset.card), event);
   });
   $("b-vaults").addEventListener("click", (event) => {
-    const button = event.target.closest("[data-vault]");
-    const vault = button && state.heist?.vaults.find((v) => v.slug === button.dataset.vault);
+    const button = event.target.closest(".vault-hit[data-vault]");
+    if (!button) return;
+    if (state.mode !== "plan") {
+      if (!state.revealing && state.shown) openBreakdown(button.dataset.vault, state.shown);
+      return;
+    }
+    const vault = state.heist?.vaults.find((v) => v.slug === button.dataset.vault);
     if (vault) onVault(vault, event);
+  });
+  $("b-nights").addEventListener("click", (event) => {
+    const dot = event.target.closest("[data-night]");
+    if (!dot || busy()) return;
+    const night = Number(dot.dataset.night);
+    if (state.mode !== "plan" && state.shown?.night === night) backToPlanning();
+    else recap(night);
   });
   $("b-boost").addEventListener("click", onBoost);
   $("b-seal").addEventListener("click", onSeal);
   document.addEventListener("keydown", onKey);
-}
-
-export function keepPlanning() {
-  tell("Still planning: tap a crew card, then a vault.");
 }

@@ -1,101 +1,24 @@
-// The reveal: both plans turn over vault by vault, the powers count up, then the winner; the
-// night's score and the header change last. The rival's commitment is checked here.
+// A night turned over on the board: in each vault, one vault at a time, your crew and the
+// rival's face up side by side, the powers counting up, the winner's side marked and its Loot
+// going to that side's score. The same drawing, at once, is the recap of any played night.
+// Below, in the dock (never over a vault): what each side did, the Heat changes by their parts,
+// the score and the check of the rival's commitment.
 
-import { RULES, root, crewInfo, vaultName } from "./page.js";
-import { $, h, art, pause, say, signed } from "./dom.js";
+import { crewInfo, t, vaultName } from "./page.js";
+import { $, h, pause, say, signed, term } from "./dom.js";
 import { checkCommitment } from "./api.js";
 import { sound, speed } from "./settings.js";
-import { state, resetPlan } from "./state.js";
-import { renderSides, renderTop } from "./view.js";
+import { state } from "./state.js";
+import { chip, lootNode, prepareNight, vaultEl, vaultSlugs, verdict, zoneChips, zoneTotal } from "./vaults.js";
+import { bumpScore } from "./view.js";
 import { tour } from "./guide.js";
 
-function breakdown(entry, side) {
-  // The engine's own breakdown, as the API sends it; a rival crew's condition in the words the
-  // server gives for the rival's side (RULES.rival_reasons).
-  return entry.breakdown.map((part) => {
-    if (part.kind === "base") return `base ${part.amount}`;
-    if (part.kind === "boost") return `Boost ${signed(part.amount)}`;
-    const reason = String(part.reason || "");
-    const why = side === "rival" ? RULES.rival_reasons[reason] : reason.replace(/^[a-z0-9-]+:\s*/, "");
-    return `bonus ${signed(part.amount)} (${why || crewInfo(entry.crew).text})`;
-  });
-}
-
-function crewRows(list, side) {
-  if (!list.length) return [h("li", { class: "none muted" }, "No crew")];
-  return list.map((entry) =>
-    h(
-      "li",
-      { class: "step", "data-power": entry.power },
-      art("crew", entry.crew, "emblem tiny"),
-      h("b", {}, crewInfo(entry.crew).name),
-      ` — Power ${entry.power}`,
-      h("span", { class: "parts" }, breakdown(entry, side).join(" · ")),
-    ),
-  );
-}
-
-function winnerText(v, closed) {
-  if (closed) return "= Closed tonight";
-  if (v.winner === "you") return `✓ You take ${v.loot} Loot`;
-  if (v.winner === "rival") return `✗ The rival takes ${v.loot} Loot`;
-  if (v.you_power === 0 && v.rival_power === 0) return "= Nobody came: no Loot taken";
-  return "= Tie: nobody takes the Loot";
-}
-
-function heatText(who, side) {
-  const change = side.heat_end - side.heat_start;
-  return `${who} Heat ${side.heat_start} → ${side.heat_end}${side.boost ? " (Boosted)" : ""}${change === 0 ? "" : ` (${signed(change)})`}`;
-}
-
-async function verifyCommitment(result, badge) {
-  const rival = result.rival;
-  const summary = badge.querySelector("summary");
-  const detail = badge.querySelector(".fair-detail");
-  let check;
-  try {
-    check = await checkCommitment(rival, state.seenCommitment);
-  } catch {
-    summary.textContent = "Fair play: not checked here";
-    return;
-  }
-  if (!check) {
-    summary.textContent = "Fair play: not checked here";
-    detail.textContent = "This browser cannot check the rival's locked-in plan (it needs a secure connection). The replay can be checked later.";
-    return;
-  }
-  const { ok, digest } = check;
-  const shownFirst = state.seenCommitment;
-  badge.classList.add(ok ? "ok" : "bad");
-  summary.dataset.verified = ok ? "true" : "false";
-  summary.textContent = ok ? "Fair play ✓ Verified" : "Fair play ✗ Not verified";
-  detail.replaceChildren(
-    h(
-      "p",
-      {},
-      ok
-        ? `The rival locked in its plan ${shownFirst ? "before you sealed yours" : "for this night"}, and the plan it showed is the one it locked in. Your browser checked it just now.`
-        : "The plan the rival showed does not match the one it locked in. Please report this heist.",
-    ),
-    h(
-      "dl",
-      { class: "tech" },
-      h("dt", {}, "Commitment"),
-      h("dd", {}, rival.commitment),
-      h("dt", {}, "Nonce"),
-      h("dd", {}, rival.nonce),
-      h("dt", {}, "Check"),
-      h("dd", {}, `SHA-256(nonce + plan) = ${digest}`),
-    ),
-  );
-}
-
-let skipReveal = false;
+let skipping = false;
 
 /** Wait ``ms`` scaled by the reveal speed; nothing at all in instant mode or once skipped. */
 async function beat(ms) {
   const factor = speed();
-  if (!factor || skipReveal) return;
+  if (!factor || skipping) return;
   await pause(ms * factor);
 }
 
@@ -108,111 +31,220 @@ async function countTo(node, from, to) {
   node.textContent = String(to);
 }
 
-export async function showReveal(result, before, after, { onNext }) {
-  state.heist = after;
-  resetPlan();
-  state.revealing = true;
-  skipReveal = false;
-  $("b-plan").hidden = true;
+// --- words for a night --------------------------------------------------------------------------
 
-  const closed = new Set(before.vaults.filter((v) => v.closed).map((v) => v.slug));
-  const youCrew = (vault) => result.you.crew.filter((c) => c.vault === vault);
-  const rivalCrew = (vault) => result.rival.crew.filter((c) => c.vault === vault);
-  const taken = [];
-  const articles = result.vaults.map((v) => {
-    const yourPower = v.you_power ?? 0;
-    if (v.winner) taken.push(`${v.winner === "you" ? "You" : "The rival"} took ${vaultName(v.slug)} (${v.loot})`);
-    const youTotal = h("b", { class: "count" }, "0");
-    const rivalTotal = h("b", { class: "count" }, "0");
-    const node = h(
-      "article",
-      { class: `rv pending${closed.has(v.slug) ? " closed" : ""}`, "data-vault": v.slug },
-      h("h3", {}, art("vault", v.slug, "vault-art tiny"), h("span", {}, vaultName(v.slug)), h("span", { class: "loot" }, closed.has(v.slug) ? "Closed" : `Loot ${result.loot[v.slug] ?? v.loot}`)),
-      h("p", { class: "small you-text" }, "▲ You"),
-      h("ul", { class: "sidecrew you" }, crewRows(youCrew(v.slug), "you")),
-      h("p", { class: "small rival-text" }, `● ${before.rival.name}`),
-      h("ul", { class: "sidecrew rival" }, crewRows(rivalCrew(v.slug), "rival")),
-      h("p", { class: "totals" }, h("span", { class: "you-text" }, "You ", youTotal), h("span", { class: "rival-text" }, "Rival ", rivalTotal)),
-      h("p", { class: "winner", hidden: true }, winnerText(v, closed.has(v.slug))),
-    );
-    return { v, node, youTotal, rivalTotal, yourPower };
-  });
-  const badge = h(
-    "details",
-    { class: "fair" },
-    h("summary", { id: "b-verify" }, "Fair play: checking…"),
-    h("div", { class: "fair-detail" }, "Checking the rival's locked-in plan…"),
+/** "Rival Heat 0 → 0: Boost +2, 2 × <a cooling crew> −2": a Heat change by its parts. */
+export function heatExplained(who, side) {
+  const words = [];
+  let sum = 0;
+  const effects = new Map();
+  for (const part of side.heat_parts ?? []) {
+    sum += part.amount;
+    if (part.kind === "boost") words.push(t("heat_boost", { amount: signed(part.amount) }));
+    else if (part.kind === "quiet") words.push(t("heat_quiet", { amount: signed(part.amount) }));
+    else {
+      const slug = String(part.reason || "").split(":")[0];
+      const seen = effects.get(slug) ?? { count: 0, amount: 0 };
+      effects.set(slug, { count: seen.count + 1, amount: seen.amount + part.amount });
+    }
+  }
+  for (const [slug, e] of effects) {
+    const name = crewInfo(slug).name;
+    words.push(t(e.count > 1 ? "heat_effect_many" : "heat_effect", { name, count: e.count, amount: signed(e.amount) }));
+  }
+  const raw = side.heat_start + sum;
+  if (raw < side.heat_end) words.push(t("heat_floor"));
+  else if (raw > side.heat_end) words.push(t("heat_ceiling"));
+  return t("heat_line", { who, start: side.heat_start, end: side.heat_end, parts: words.join(", ") || t("heat_none") });
+}
+
+function verdictText(v, closed) {
+  if (closed) return t("closed_tonight");
+  if (v.winner === "you") return t("won_you", { loot: v.loot });
+  if (v.winner === "rival") return t("won_rival", { loot: v.loot });
+  if (v.you_power === 0 && v.rival_power === 0) return t("nobody");
+  return t("tie");
+}
+
+function verdictLong(v, closed) {
+  if (closed) return t("closed_tonight");
+  if (v.winner === "you") return t("won_you_long", { loot: v.loot });
+  if (v.winner === "rival") return t("won_rival_long", { loot: v.loot });
+  if (v.you_power === 0 && v.rival_power === 0) return t("nobody_long");
+  return t("tie_long");
+}
+
+async function verifyCommitment(result, badge) {
+  const summary = badge.querySelector("summary");
+  const detail = badge.querySelector(".fair-detail");
+  const shownFirst = state.seenCommitment;
+  let check = null;
+  try {
+    check = await checkCommitment(result.rival, shownFirst);
+  } catch {
+    check = null;
+  }
+  if (!check) {
+    summary.textContent = t("fair_unchecked");
+    detail.textContent = t("fair_unchecked_long");
+    return;
+  }
+  badge.classList.add(check.ok ? "ok" : "bad");
+  summary.dataset.verified = check.ok ? "true" : "false";
+  summary.textContent = check.ok ? t("fair_ok") : t("fair_bad");
+  detail.replaceChildren(
+    h("p", {}, check.ok ? t(shownFirst ? "fair_ok_before" : "fair_ok_night") : t("fair_bad_long")),
+    h(
+      "dl",
+      { class: "tech" },
+      h("dt", {}, t("fair_commitment")),
+      h("dd", {}, result.rival.commitment),
+      h("dt", {}, t("fair_nonce")),
+      h("dd", {}, result.rival.nonce),
+      h("dt", {}, t("fair_check")),
+      h("dd", {}, t("fair_digest", { digest: check.digest })),
+    ),
   );
-  const skip = h("button", { type: "button", class: "button big", id: "b-next", on: { click: () => (skipReveal = true) } }, "Skip ahead");
-  const afterBox = h(
+}
+
+function afterWords(result) {
+  const badge = h("details", { class: "fair" }, h("summary", { id: "b-verify" }, t("fair_checking")), h("div", { class: "fair-detail" }, t("fair_checking_long")));
+  const did = (boosted, yes, no) => (boosted ? term("boost", t(yes)) : term("quiet", t(no)));
+  const box = h(
     "div",
-    { class: "after", hidden: true },
-    h("p", { class: "small" }, result.you.boost ? "You Boosted. " : "You stayed quiet. ", result.rival.boost ? "The rival Boosted." : "The rival stayed quiet."),
-    h("p", { class: "small" }, heatText("Your", result.you), " · ", heatText("Rival", result.rival)),
-    h("p", { class: "final-score night-score" }, "Score: ", h("span", { class: "you-text" }, `You ${result.score.you}`), " · ", h("span", { class: "rival-text" }, `Rival ${result.score.rival}`)),
+    { class: "after", id: "b-after" },
+    h("p", { class: "did" }, did(result.you.boost, "you_boosted", "you_quiet"), " ", did(result.rival.boost, "rival_boosted", "rival_quiet")),
+    h("p", { class: "heat-change you-text" }, heatExplained(t("heat_yours"), result.you)),
+    h("p", { class: "heat-change rival-text" }, heatExplained(t("heat_rivals"), result.rival)),
+    h(
+      "p",
+      { class: "night-score" },
+      t("score_line", { night: result.night }),
+      " ",
+      h("span", { class: "you-text" }, t("score_you", result.score)),
+      " · ",
+      h("span", { class: "rival-text" }, t("score_rival", result.score)),
+    ),
     badge,
+    h("p", { class: "hint" }, t("recap_hint")),
   );
-  const actions = h("div", { class: "actions" }, skip);
+  return { box, badge };
+}
+
+// --- the night on the vaults -------------------------------------------------------------------
+
+function crewAt(result, side, slug) {
+  return result[side].crew.filter((c) => c.vault === slug);
+}
+
+/** Turn ``result`` over on the vaults. ``scores``: each side's score before the night (the
+ * Loot is added as it reaches it); ``animate``: false draws it at once (a recap). */
+async function turnOver(result, scores, animate) {
+  const closed = new Set(result.closed ?? []);
+  const running = { ...scores };
+  for (const slug of vaultSlugs()) {
+    const v = result.vaults.find((x) => x.slug === slug);
+    const node = vaultEl(slug);
+    node.classList.remove("pending");
+    node.classList.add("current");
+    if (animate) $("b-reveal-status").textContent = t("revealing", { vault: vaultName(slug) });
+    const isClosed = closed.has(slug);
+    for (const side of ["you", "rival"]) {
+      const list = zoneChips(slug, side);
+      const total = zoneTotal(slug, side);
+      const crew = crewAt(result, side, slug);
+      let power = 0;
+      total.hidden = isClosed;
+      total.textContent = "0";
+      for (const entry of crew) {
+        list.append(chip(entry.crew, side, entry.power, animate ? "flip" : ""));
+        if (animate) await beat(side === "rival" ? 350 : 200);
+        const next = power + entry.power;
+        if (animate) await countTo(total, power, next);
+        power = next;
+        total.textContent = String(power);
+        sound("tick");
+      }
+      if (!crew.length && !isClosed) list.append(h("li", { class: "chip none" }, t("no_crew")));
+    }
+    zoneTotal(slug, "you").textContent = String(v.you_power);
+    zoneTotal(slug, "rival").textContent = String(v.rival_power);
+    if (animate) await beat(300);
+    const won = v.winner ?? "none";
+    node.classList.remove("current");
+    node.classList.add(`won-${won}`, "done");
+    if (v.winner) {
+      const loser = v.winner === "you" ? "rival" : "you";
+      for (const [side, mark] of [[v.winner, "won"], [loser, "lost"]]) {
+        $(`vault-${slug}-${side}`).classList.add(mark);
+        zoneTotal(slug, side).classList.add(mark);
+      }
+    }
+    verdict(slug).replaceChildren(h("span", { "aria-hidden": "true" }, verdictText(v, isClosed)), h("span", { class: "visually-hidden" }, verdictLong(v, isClosed)));
+    if (v.winner) {
+      sound(v.winner === "you" ? "win" : "lose");
+      // The Loot goes to the winner's score: a coin leaves the vault, the score takes it.
+      if (animate) {
+        const coin = h("span", { class: `flyer fly-${v.winner}`, "aria-hidden": "true" }, h("span", { class: "coin" }), v.loot);
+        lootNode(slug).append(coin);
+        await beat(550);
+        coin.remove();
+      }
+      running[v.winner] += v.loot;
+      if (animate) bumpScore(v.winner, running[v.winner], v.loot);
+    }
+    if (animate) await beat(350);
+  }
+  bumpScore("you", result.score.you, 0);
+  bumpScore("rival", result.score.rival, 0);
+}
+
+function summaryLine(result) {
+  const taken = result.vaults
+    .filter((v) => v.winner)
+    .map((v) => t("took", { who: t(v.winner === "you" ? "took_you" : "took_rival"), vault: vaultName(v.slug), loot: v.loot }));
+  return t("night_summary_sr", { night: result.night, taken: taken.length ? taken.join(". ") : t("nobody_took"), you: result.score.you, rival: result.score.rival });
+}
+
+/** Show ``result`` on the board and wait for it to be played out.
+ * ``live``: it was just sealed here (or a reload caught it mid-way): it plays, unless motion is
+ * off; else it is drawn at once (a recap). ``scores``: each side's score before the night.
+ * ``way``: {label, href?, onClick?} the way on once it is over. */
+export async function showNight(result, { live, scores, way, title }) {
+  state.mode = live ? "reveal" : "recap";
+  state.shown = result;
+  state.revealing = live;
+  skipping = false;
+  $("b-plan").hidden = true;
+  prepareNight(result, state.mode);
+
   const section = $("b-reveal");
+  const button = h("button", { type: "button", class: "button big", id: "b-next", on: { click: () => (skipping = true) } }, t("skip"));
+  const { box, badge } = afterWords(result);
+  box.hidden = live;
   section.replaceChildren(
-    h("h2", { id: "b-reveal-title", tabindex: "-1" }, `Night ${result.night} revealed`),
-    actions,
-    h("div", { class: "reveal-vaults" }, articles.map((a) => a.node)),
-    afterBox,
+    h("div", { class: "reveal-head" }, h("h2", { id: "b-reveal-title", tabindex: "-1" }, title ?? t(live ? "reveal_title" : "recap_title", { night: result.night })), button),
+    h("p", { class: "reveal-status", id: "b-reveal-status", hidden: !live }),
+    box,
   );
   section.hidden = false;
-  $("b-reveal-title").focus();
-  tour.did("reveal-start");
+  section.dataset.night = String(result.night);
+  $("b-reveal-title").focus({ preventScroll: true });
+  if (live) tour.did("reveal-start");
   const verified = verifyCommitment(result, badge);
 
-  // Vault by vault: your crew, the rival's, the powers counting up, then the winner.
-  for (const a of articles) {
-    a.node.classList.remove("pending");
-    a.node.classList.add("current");
-    if (speed()) a.node.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    let you = 0;
-    for (const row of a.node.querySelectorAll(".sidecrew.you .step")) {
-      row.classList.add("shown");
-      await beat(250);
-      const next = you + Number(row.dataset.power);
-      await countTo(a.youTotal, you, next);
-      you = next;
-      sound("tick");
-    }
-    let rival = 0;
-    for (const row of a.node.querySelectorAll(".sidecrew.rival .step")) {
-      row.classList.add("shown");
-      await beat(250);
-      const next = rival + Number(row.dataset.power);
-      await countTo(a.rivalTotal, rival, next);
-      rival = next;
-      sound("tick");
-    }
-    a.youTotal.textContent = String(a.yourPower);
-    a.rivalTotal.textContent = String(a.v.rival_power);
-    await beat(250);
-    a.node.querySelector(".winner").hidden = false;
-    a.node.classList.remove("current");
-    a.node.classList.add(a.v.winner === "you" ? "won-you" : a.v.winner === "rival" ? "won-rival" : "won-none", "done");
-    if (a.v.winner) sound(a.v.winner === "you" ? "win" : "lose");
-    await beat(500);
-  }
-  for (const row of section.querySelectorAll(".step")) row.classList.add("shown");
-
-  // Last: the night's score, the header and the way on.
-  afterBox.hidden = false;
+  await turnOver(result, scores, live && speed() > 0);
+  $("b-reveal-status").hidden = true;
+  box.hidden = false;
   await verified;
-  renderTop(after);
-  renderSides(after);
-  const finished = after.status !== "active";
-  const next = finished
-    ? h("a", { class: "button big", href: root.dataset.resultUrl, id: "b-next" }, "See the result")
-    : h("button", { type: "button", class: "button big", id: "b-next", on: { click: onNext } }, `Next: night ${after.night}`);
-  const hadFocus = document.activeElement === skip;
-  skip.replaceWith(next);
+
+  const next = way.href
+    ? h("a", { class: "button big", href: way.href, id: "b-next" }, way.label)
+    : h("button", { type: "button", class: "button big", id: "b-next", on: { click: way.onClick } }, way.label);
+  const hadFocus = document.activeElement === button;
+  button.replaceWith(next);
   if (hadFocus) next.focus();
   state.revealing = false;
-  const summary = `${taken.length ? taken.join(". ") : "Nobody took any vault"}. Score: you ${result.score.you}, rival ${result.score.rival}.`;
-  say(`Night ${result.night}: ${summary}`);
-  tour.did("reveal-end");
+  say(summaryLine(result));
+  if (live) tour.did("reveal-end");
 }

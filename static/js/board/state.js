@@ -1,8 +1,7 @@
 // The board's one state: the heist view as the API last sent it and the plan being made, with
 // the engine's refusals heard before sealing (words from RULES.text, numbers from the ruleset).
 
-import { RULES, crewInfo } from "./page.js";
-import { fill } from "./dom.js";
+import { RULES, crewInfo, fill } from "./page.js";
 
 export const state = {
   heist: null,
@@ -17,6 +16,9 @@ export const state = {
   previewKey: "",
   previewTimer: null,
   note: null, // a message for the note line until the plan changes: {text, bad}
+  hover: null, // the details of the card or vault the mouse points at
+  mode: "plan", // what the vaults show: "plan", "reveal" (a night turning over) or "recap"
+  shown: null, // the night result the vaults show in "reveal" and "recap"
 };
 
 export const handCard = (card) => state.heist.you.hand.find((c) => c.card === card);
@@ -58,4 +60,25 @@ export function lastWinners() {
   const history = state.heist.history ?? [];
   const last = history[history.length - 1];
   return Object.fromEntries((last?.vaults ?? []).map((v) => [v.slug, v.winner]));
+}
+
+// What this browser has seen of the heist: the last night whose reveal it finished, and the one
+// it was revealing when the page went away. A page loaded after a seal it did not see the end of
+// (a reload mid-reveal, another tab, another device) opens on that night instead of skipping it.
+const seenKey = (id) => `veyltak.board.seen.${id}`;
+
+export function seenNight(id) {
+  try {
+    return JSON.parse(window.localStorage.getItem(seenKey(id)) ?? "null") ?? { seen: 0, revealing: 0 };
+  } catch {
+    return { seen: 0, revealing: 0 };
+  }
+}
+
+export function markSeen(id, patch) {
+  try {
+    window.localStorage.setItem(seenKey(id), JSON.stringify({ ...seenNight(id), ...patch }));
+  } catch {
+    /* private mode: a reload shows the night's recap, as on another device */
+  }
 }
