@@ -45,26 +45,50 @@ export function heatMarks(heist) {
   return out;
 }
 
-/** What the encounter does tonight, as one line: "<name>: <vault>'s Loot is doubled tonight."
- * (null on a night it changes nothing). */
-export function bannerLine(heist, night) {
-  if (!heist.encounter) return null;
-  const lines = [];
+const SHORT = { double: "short_double", closed: "short_closed", raise: "short_raise", fixed: "short_fixed" };
+
+/** What the encounter does on ``night``: [{short, long}], its start Heat on night 1. */
+function changes(heist, night) {
+  const out = [];
   for (const mod of heist.encounter.modifiers?.vault_mods ?? []) {
-    if ((mod.nights ?? []).includes(night)) lines.push(t(FIRES[mod.kind] ?? "fires_raise", { vault: vaultName(mod.vault), amount: mod.amount }));
+    if (!(mod.nights ?? []).includes(night)) continue;
+    const values = { vault: vaultName(mod.vault), amount: mod.amount };
+    out.push({ short: t(SHORT[mod.kind] ?? "short_raise", values), long: t(FIRES[mod.kind] ?? "fires_raise", values) });
   }
   if (night === 1) {
     const heat = heatMarks(heist);
-    if (heat.you !== undefined) lines.push(t("fires_heat_you", { heat: heat.you }));
-    if (heat.rival !== undefined) lines.push(t("fires_heat_rival", { heat: heat.rival }));
+    if (heat.you !== undefined) out.push({ short: t("short_heat_you", { heat: heat.you }), long: t("fires_heat_you", { heat: heat.you }) });
+    if (heat.rival !== undefined) out.push({ short: t("short_heat_rival", { heat: heat.rival }), long: t("fires_heat_rival", { heat: heat.rival }) });
   }
-  if (!lines.length) return null;
-  return t("banner", { name: heist.encounter.name, lines: lines.join(t("and")) });
+  return out;
+}
+
+/** The encounter's line on the board, its name in full: what it does tonight (``tonight``),
+ * else on the next night it changes something, else its name alone. Null without one. */
+export function bannerLine(heist, night) {
+  if (!heist.encounter) return null;
+  const name = heist.encounter.name;
+  const join = (list, key) => list.map((c) => c[key]).join(key === "short" ? ", " : t("and"));
+  const tonight = changes(heist, night);
+  if (tonight.length) return { tonight: true, text: t("banner", { name, lines: join(tonight, "short") }), long: t("banner_sr", { name, lines: join(tonight, "long") }) };
+  for (let n = night + 1; n <= heist.nights; n += 1) {
+    const later = changes(heist, n);
+    if (later.length) return { tonight: false, text: t("banner_next", { name, n, lines: join(later, "short") }), long: null };
+  }
+  return { tonight: false, text: t("banner_done", { name }), long: null };
 }
 
 export function renderBanner(heist, night) {
   const banner = $("b-banner");
   const line = heist.status === "active" ? bannerLine(heist, night) : null;
   banner.hidden = !line;
-  banner.replaceChildren(...(line ? [h("span", { class: "banner-mark", "aria-hidden": "true" }, "★"), " ", line] : []));
+  banner.classList.toggle("tonight", Boolean(line?.tonight));
+  if (!line) return banner.replaceChildren();
+  const parts = [
+    h("span", { class: "banner-mark", "aria-hidden": "true" }, line.tonight ? "★" : "☆"),
+    " ",
+    h("span", { "aria-hidden": line.long ? "true" : null }, line.text),
+    line.long ? h("span", { class: "visually-hidden" }, line.long) : null,
+  ];
+  banner.replaceChildren(...parts.filter(Boolean));
 }
