@@ -15,16 +15,18 @@ from urllib.parse import quote, urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.core import signing
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.utils.cache import patch_cache_control
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.decorators import adult_required
 from accounts.guest import existing_guest_id
 from game import catalogue
-from game.engine import DeckError, get_ruleset, text, validate_deck
+from game.engine import DeckError, RulesetError, get_ruleset, text, validate_deck
 from game.owners import Owner, owner_from_request
 from game.presenters import board as present_board
 from game.presenters import catalogue as present_catalogue
@@ -452,6 +454,26 @@ def _urls(heist_id):
     }
 
 
+def _board_data_url(version: str) -> str:
+    _, digest = pages.board_data(version)
+    return f"{reverse('board-data', kwargs={'version': version})}?v={digest}"
+
+
+@require_GET
+@gzip_page
+def board_data(request, version):
+    """The board's ruleset data and words: public and the same for every player, so cached for a
+    year under an address that names its content, and compressed (no secret and nothing the
+    request sends is in it)."""
+    try:
+        body, _ = pages.board_data(version)
+    except RulesetError:
+        raise Http404("No such ruleset.") from None
+    response = HttpResponse(body, content_type="application/json")
+    patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)
+    return response
+
+
 @adult_required
 def heist(request, heist_id):
     """The heist board. The page is a frame: board.js fills it from GET /api/v1/heists/{id}/."""
@@ -475,7 +497,7 @@ def heist(request, heist_id):
             },
             "cosmetics": {"you": you, "rival": rival},
             "api": "/api/v1/",
-            "rules_json": pages.board_rules(ruleset),
+            "rules_url": _board_data_url(ruleset.version),
             "board_modules": present_board.board_modules(),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
             # The vaults are drawn by the page and filled by the board, which keeps the same

@@ -3,12 +3,14 @@ crew rows, the board's ruleset data, the result's nights and the replay's vault 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
-from game.engine import PLAYER, RIVAL, Plan, Ruleset, new_heist, resolve, text
+from game.engine import PLAYER, RIVAL, Plan, Ruleset, get_ruleset, new_heist, resolve, text
 from game.models import SavedDeck
 from game.presenters import board
 from game.rivals.personas import list_difficulties, list_personas
@@ -116,8 +118,17 @@ def saved_deck_rows(
     return rows
 
 
+@cache
+def board_data(version: str) -> tuple[bytes, str]:
+    """The board's data for ruleset ``version`` as served (``board_rules``), and a digest of it
+    for the address it is cached under."""
+    body = board_rules(get_ruleset(version)).encode()
+    return body, hashlib.sha256(body).hexdigest()[:16]
+
+
 def board_rules(ruleset: Ruleset) -> str:
-    """The ruleset numbers, names and words the board needs, for its data-rules attribute."""
+    """The ruleset numbers, names and words the board needs (the same for every player: the
+    board fetches them from ``board_data``'s address, cached)."""
     when = board.crew_when(ruleset)
     return json.dumps(
         {

@@ -2,7 +2,7 @@
 // It plays a heist through the JSON API (DESIGN.md section 5) and holds only what the API shows
 // the player: the rival's hand is a count, never cards. Every word comes from the page.
 //
-//   board/page.js       what the page hands over: the ruleset's numbers, names and words, the art
+//   board/page.js       what the page hands over, and the ruleset's numbers, names and words
 //   board/dom.js        element helpers, the sprite's symbols, the glossary's words, the live region
 //   board/api.js        the API, and the check of the rival's commitment
 //   board/settings.js   sound, motion and reveal speed (this browser's)
@@ -17,7 +17,8 @@
 //   board/details.js    details on a hold or a hover, the words' definitions, the piles
 //   board/dialogs.js    the help and the "lie low" question
 
-import { root } from "./board/page.js";
+import { HEIST_URL, loadRules, root } from "./board/page.js";
+import { api } from "./board/api.js";
 import { setupSettings } from "./board/settings.js";
 import { setupGuide } from "./board/guide.js";
 import { setupDialogs } from "./board/dialogs.js";
@@ -27,12 +28,18 @@ import { keepPlanning, load, seal, setupPlanning } from "./board/plan.js";
 
 export { canonicalPlan, sha256Hex } from "./board/api.js";
 
-if (root) {
+async function start() {
+  // The heist and the ruleset's words are fetched together; nothing is drawn before both.
+  const heist = api(HEIST_URL);
+  heist.catch(() => {}); // load() reports it
+  await loadRules();
   setupSettings();
   setupGuide();
   setupDialogs({ onLieLow: seal, onKeepPlanning: keepPlanning });
   setupDetails({ onHover: hoverNote });
   setupPlanning();
   root.classList.add("ready");
-  load();
+  await load(heist);
 }
+
+if (root) start();

@@ -33,7 +33,7 @@ def test_the_modules_import_only_each_other_by_relative_paths():
 
 
 def test_no_crew_or_vault_is_named_in_the_board_js():
-    # Names and art lists come from the server (the page's data-rules), never a copy in JS.
+    # Names and art lists come from the server (the board data the page names), never from JS.
     source = "\n".join(p.read_text() for p in [JS / "board.js", *JS.glob("board/*.js")])
     for version in available_versions():
         ruleset = get_ruleset(version)

@@ -9,7 +9,7 @@ import { ApiError, api } from "./api.js";
 import { sound } from "./settings.js";
 import { state, handCard, resetPlan, energyLeft, boostBlock, planProblem, markSeen, seenNight } from "./state.js";
 import { renderControls, renderNote, renderPlanning, requestPreview, tell } from "./hand.js";
-import { fitBoard, renderSides, renderTop } from "./view.js";
+import { bumpScore, fitBoard, renderSides, renderTop } from "./view.js";
 import { showNight } from "./reveal.js";
 import { openBreakdown } from "./details.js";
 import { askLieLow } from "./dialogs.js";
@@ -210,6 +210,9 @@ async function reveal(result, before, after) {
   renderTop(before ?? after, result.night);
   renderSides({ ...shown, history: after.history });
   const scores = scoresBefore(after.history, result.night);
+  // Caught mid-way by a reload: the scores start from the night before, as they did here.
+  bumpScore("you", scores.you, 0);
+  bumpScore("rival", scores.rival, 0);
   await showNight(result, { live: true, scores, way: wayOn(after) });
   markSeen(after.id, { seen: result.night, revealing: 0 });
   renderTop(after, result.night);
@@ -307,9 +310,10 @@ function pollRival(delay = 800, tries = 0) {
   }, delay);
 }
 
-export async function load() {
+/** Load the heist (``prefetched``: its view, already asked for) and show where it stands. */
+export async function load(prefetched = null) {
   try {
-    state.heist = await api(HEIST_URL);
+    state.heist = await (prefetched ?? api(HEIST_URL));
   } catch (err) {
     $("b-plan").hidden = true;
     $("b-live").textContent = err.message;
