@@ -443,7 +443,11 @@ def test_the_words_of_the_board_are_defined_where_they_appear(site, new_page, sh
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
         expect(sheet).to_be_visible()
-        expect(sheet).to_contain_text("Cost")
+        # The card's words, and the words it uses defined.
+        expect(sheet).to_contain_text("Cost 1 Energy")
+        expect(sheet.locator(".defined").first).to_contain_text("Cost")
+        expect(sheet.locator(".defined").nth(1)).to_contain_text("Power")
+        audit(page, shots, "board-card-details")
         card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
         sheet.get_by_role("button", name="Close").click()
         expect(card).to_have_attribute("aria-pressed", "false")

@@ -55,9 +55,12 @@ export function openBreakdown(slug, result) {
 
 // --- a card, a vault, a word -------------------------------------------------------------------------
 
+// A detail: its title, the line the note shows while pointing, and the words it uses, defined.
+const defined = (...keys) => keys.map(define).filter(Boolean).map((entry) => h("p", { class: "defined" }, entry.text));
+
 function cardDetail(crew) {
   const info = crewInfo(crew);
-  return [info.name, t("card_detail", info)];
+  return { title: info.name, line: t("card_detail", info), terms: info.when ? ["cost", "power", "if"] : ["cost", "power"] };
 }
 
 function vaultDetail(slug) {
@@ -66,7 +69,12 @@ function vaultDetail(slug) {
   for (const mark of $(`vault-${slug}-marks`)?.querySelectorAll(".mark") ?? []) lines.push(mark.title);
   const last = $(`vault-${slug}-last`)?.textContent;
   if (last) lines.push(last);
-  return [vaultName(slug), lines.join(" ")];
+  const marked = lines.length > 1 && state.heist.encounter;
+  return { title: vaultName(slug), line: lines.join(" "), terms: marked ? ["loot", "encounter"] : ["loot"] };
+}
+
+function openDetail(detail) {
+  openSheet(detail.title, h("p", {}, detail.line), ...defined(...detail.terms));
 }
 
 function detailOf(target) {
@@ -124,7 +132,7 @@ export function setupDetails({ onHover }) {
     if (!detail) return;
     timer = window.setTimeout(() => {
       held = true;
-      openSheet(...detail.map((line, i) => (i === 0 ? line : h("p", {}, line))));
+      openDetail(detail);
     }, HOLD_MS);
   });
   for (const ev of ["pointerup", "pointercancel", "pointerleave", "pointermove"]) {
@@ -161,7 +169,7 @@ export function setupDetails({ onHover }) {
   root.addEventListener("pointerover", (event) => {
     if (event.pointerType !== "mouse" || !canHover) return;
     const detail = detailOf(event.target);
-    onHover(detail ? detail[1] : null);
+    onHover(detail ? detail.line : null);
   });
   root.addEventListener("pointerleave", () => onHover(null));
 }
