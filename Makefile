@@ -31,6 +31,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo --no-cache
+	$(PY) scripts/check_module_size.py
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -2,12 +2,14 @@
 
 import contextlib
 import secrets
+from types import SimpleNamespace
 
 from allauth.account import app_settings as account_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
 from allauth.core.exceptions import ImmediateHttpResponse
 from django import forms
+from django.conf import settings
 from django.db import transaction
 
 from accounts import gate, selectors, services
@@ -25,6 +27,22 @@ def login_failed_wait() -> int:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # The site's own name in every mail (templates/account/email/), never the host a
+        # request came in on: without django.contrib.sites allauth names the site after it
+        # ("Hello from 127.0.0.1:8002!").
+        request = self.request
+        site = SimpleNamespace(
+            name=settings.SITE_NAME, domain=request.get_host() if request else settings.SITE_NAME
+        )
+        context = {
+            "site_name": settings.SITE_NAME,
+            "site_url": request.build_absolute_uri("/") if request else "",
+            "current_site": site,
+            **context,
+        }
+        super().send_mail(template_prefix, email, context)
+
     def is_open_for_signup(self, request) -> bool:
         # Every sign-up door (ours, allauth's own views, a social provider if one is ever
         # enabled: its adapter asks this one) is shut while the browser is locked.

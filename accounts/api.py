@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import extensions, gate, selectors, services
-from accounts.authentication import CsrfSessionAuthentication
 from veyltak_site.schema import errors
 from veyltak_site.throttling import ScopedRateThrottle
 
@@ -39,8 +38,6 @@ def me_serializer() -> type[serializers.Serializer]:
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class MeApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
-
     def get_serializer_class(self) -> type[serializers.Serializer]:
         # drf-spectacular reads the response schema from here.
         return me_serializer()
@@ -61,7 +58,6 @@ class MeApi(APIView):
 @method_decorator(gate.gate_door, name="dispatch")
 @method_decorator(sensitive_post_parameters("birth_date"), name="dispatch")
 class AgeCheckApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     # Limited per browser and per address like the page (RATE_LIMITS["age_check"]).
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "age_check"

@@ -13,7 +13,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -80,7 +79,6 @@ class SignupView(allauth_views.SignupView):
 @throttling.limit_posts("age_check")
 @gate.gate_door
 @sensitive_post_parameters("birth_date")
-@never_cache
 @require_http_methods(["GET", "POST"])
 def age_check(request: HttpRequest) -> HttpResponse:
     next_url = _next_url(request)
@@ -145,7 +143,6 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@never_cache
 @require_GET
 def export(request: HttpRequest) -> JsonResponse:
     data = {
@@ -160,7 +157,6 @@ def export(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @sensitive_post_parameters("password")
-@never_cache
 @require_http_methods(["GET", "POST"])
 def delete(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)

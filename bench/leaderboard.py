@@ -120,7 +120,7 @@ def fill(slot, entries: int) -> None:
             """,
             [slot.slug],
         )
-        # The tallies, as each finish keeps them (game.services.featured._tally_add).
+        # The tallies, as each finish keeps them (game.services.ranked._tally_add).
         c.execute(
             """
             INSERT INTO game_featuredtally (slot_id, score, margin, entries)

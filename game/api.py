@@ -5,22 +5,19 @@ veyltak_site.exceptions as {"error": {"code", "message", "fields"?}}."""
 
 from __future__ import annotations
 
-from django.utils import timezone
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
 from accounts.permissions import AdultConfirmed
 from game.owners import owner_from_request
 from game.presenters import catalogue as present_catalogue
-from game.presenters import featured as present_featured
 from game.presenters import heists as present_heists
+from game.presenters import replay as present_replay
 from game.presenters.catalogue import (
     CrewSerializer,
     DeckSerializer,
@@ -28,14 +25,12 @@ from game.presenters.catalogue import (
     RivalSerializer,
     SavedDeckSerializer,
 )
-from game.presenters.featured import FeaturedSerializer, LeaderboardSerializer
-from game.presenters.heists import HeistViewSerializer, ReplaySerializer, SealOutputSerializer
+from game.presenters.heists import HeistViewSerializer, SealOutputSerializer
+from game.presenters.replay import ReplaySerializer
 from game.selectors import catalogue as catalogue_selectors
-from game.selectors import featured as featured_selectors
 from game.selectors.decks import saved_decks
-from game.selectors.heists import heist_load, heist_nights
+from game.selectors.heists import heist_load
 from game.services.decks import deck_delete, deck_save
-from game.services.featured import featured_heist_start
 from game.services.heists import heist_start, plan_seal
 from game.services.rivals import rival_seal_overdue
 from veyltak_site.exceptions import ApplicationError
@@ -96,13 +91,21 @@ class SealInputSerializer(serializers.Serializer):
     boost = serializers.BooleanField(default=False)
 
 
-class CrewListApi(APIView):
+# A public read that changes nothing (the catalogue, the featured heists): the plain session
+# authentication these routes always had, not the CSRF-checked default of every other API view
+# (REST_FRAMEWORK in settings). A guest's POST here is 405 as before, and the schema keeps
+# naming their security cookieAuth. (No docstring: the schema would take it as the operations'.)
+class PublicReadApi(APIView):
+    authentication_classes = [SessionAuthentication]
+
+
+class CrewListApi(PublicReadApi):
     @extend_schema(responses=CrewSerializer(many=True))
     def get(self, request):
         return Response(present_catalogue.crew_list(catalogue_selectors.crew_types()))
 
 
-class RivalListApi(APIView):
+class RivalListApi(PublicReadApi):
     @extend_schema(responses=RivalSerializer(many=True))
     def get(self, request):
         return Response(
@@ -112,13 +115,13 @@ class RivalListApi(APIView):
         )
 
 
-class EncounterListApi(APIView):
+class EncounterListApi(PublicReadApi):
     @extend_schema(responses=EncounterSerializer(many=True))
     def get(self, request):
         return Response(present_catalogue.encounter_list(catalogue_selectors.encounters()))
 
 
-class DeckListApi(APIView):
+class DeckListApi(PublicReadApi):
     """Ready-made decks (game/data/decks.json), every one legal; ``starter`` is the default."""
 
     @extend_schema(responses=DeckSerializer(many=True))
@@ -129,11 +132,9 @@ class DeckListApi(APIView):
 _DECK_ERRORS = {"403": "`not_authenticated`: saved decks are for signed-in players."}
 
 
-@method_decorator(never_cache, name="dispatch")
 class SavedDeckListApi(APIView):
     """The signed-in player's saved decks (guests keep one deck in their session)."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: SavedDeckSerializer(many=True), **_errors(**_DECK_ERRORS)})
@@ -172,9 +173,7 @@ class SavedDeckListApi(APIView):
         )
 
 
-@method_decorator(never_cache, name="dispatch")
 class SavedDeckDetailApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -201,10 +200,8 @@ _HEIST_ERRORS = {
 }
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistStartApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # Each start queues a rival turn: limited per session and per address (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -247,10 +244,8 @@ class HeistStartApi(APIView):
         return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistDetailApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -263,10 +258,8 @@ class HeistDetailApi(APIView):
         return Response(present_heists.heist_view(snapshot))
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistSealApi(APIView):
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
     # Each seal may run the night's reveal and queue the rival's next turn (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -302,13 +295,11 @@ class HeistSealApi(APIView):
         return Response(present_heists.seal_answer(night, snapshot))
 
 
-@method_decorator(never_cache, name="dispatch")
 class HeistReplayApi(APIView):
     """The replay record, once the heist is over: verify it offline with
     ``python -m game.engine.replay FILE.json``."""
 
     # CSRF on unsafe methods for guests too (their session holds the age check and heists).
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
@@ -323,20 +314,18 @@ class HeistReplayApi(APIView):
     )
     def get(self, request, heist_id):
         snapshot = heist_load(heist_id=heist_id, owner=owner_from_request(request))
-        return Response(present_heists.replay(snapshot.heist, snapshot.nights))
+        return Response(present_replay.replay(snapshot.heist, snapshot.nights))
 
 
 def _no_such_heist() -> ApplicationError:
     return ApplicationError("not_found", "There is no such heist.", status_code=404)
 
 
-@method_decorator(never_cache, name="dispatch")
 class _NotAHeistId(APIView):
     """A heist route whose id is not a UUID (the ``<str:...>`` routes after the ``<uuid:...>``
     ones): the same answer as an unknown heist, after the same age check, so a client cannot
     tell a malformed id from someone else's heist. Not in the schema."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [AdultConfirmed]
 
 
@@ -364,141 +353,3 @@ class ApiDocsView(SpectacularSwaggerSplitView):
 
     template_name = "api/swagger_ui.html"
     url_name = "api-schema"
-
-
-# --- Featured heists (DESIGN.md section 5) ---------------------------------------------------
-
-
-class LeaderboardInputSerializer(serializers.Serializer):
-    # Digits only, 1 to BOARD_MAX: "10.0", " 10", "1e2" or "0x10" are refused, not read as
-    # numbers (DRF's IntegerField would take the first two).
-    limit = serializers.RegexField(
-        r"^[1-9][0-9]{0,2}$",
-        required=False,
-        default=str(featured_selectors.BOARD_MAX),
-        max_length=3,
-        trim_whitespace=False,
-        error_messages={"invalid": f"A whole number from 1 to {featured_selectors.BOARD_MAX}."},
-        help_text=f"How many places, 1 to {featured_selectors.BOARD_MAX} (the default).",
-    )
-
-    def validate_limit(self, value: str) -> int:
-        number = int(value)
-        if number > featured_selectors.BOARD_MAX:
-            raise serializers.ValidationError(
-                f"A whole number from 1 to {featured_selectors.BOARD_MAX}."
-            )
-        return number
-
-
-_SLOT = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The slot's slug.")
-_SLOT_404 = {"404": "`not_found`: no such featured slot."}
-
-
-def _slot_or_404(slug: str):
-    slot = featured_selectors.slot_get(slug=slug)
-    if slot is None:
-        raise ApplicationError("not_found", "There is no such featured heist.", status_code=404)
-    return slot
-
-
-@method_decorator(never_cache, name="dispatch")
-class FeaturedApi(APIView):
-    """The featured heists: the slot in play, the next one (without its deck or commitment) and
-    the latest closed ones with their winners and published seeds."""
-
-    @extend_schema(responses=FeaturedSerializer)
-    def get(self, request):
-        now = timezone.now()
-        current = featured_selectors.slot_current(now=now)
-        past = featured_selectors.slots_past()
-        owner = owner_from_request(request)
-        you = {
-            s.slug: featured_selectors.owner_slot_heist(slot=s, owner=owner)
-            for s in [current, *past]
-            if s is not None
-        }
-        return Response(
-            present_featured.featured(current, featured_selectors.slot_next(now=now), past, you)
-        )
-
-
-@method_decorator(never_cache, name="dispatch")
-class FeaturedStartApi(APIView):
-    authentication_classes = [CsrfSessionAuthentication]
-    permission_classes = [AdultConfirmed]
-    # A start queues a rival turn like any other: its own limits, the same size (RATE_LIMITS).
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "featured_start"
-
-    @extend_schema(
-        parameters=[_SLOT],
-        request=None,
-        description=(
-            "Start this slot's heist: its seed, deck, encounter, rival and difficulty (no "
-            "client seed: everyone in the slot plays the same heist). A signed-in player's "
-            "first heist of the slot is ranked (`ranked: true`), later ones and guests' are "
-            "practice. Counts toward HEIST_ACTIVE_MAX like any start."
-        ),
-        responses={
-            201: HeistViewSerializer,
-            **_errors(
-                **{
-                    "403": _HEIST_ERRORS["403"],
-                    "409": "`slot_closed`: the slot has not opened or is over.",
-                    "429": "`rate_limited`: too many starts; `Retry-After` says when to retry.",
-                    **_SLOT_404,
-                }
-            ),
-        },
-    )
-    def post(self, request, slug):
-        snapshot = featured_heist_start(owner=owner_from_request(request), slug=slug)
-        return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
-
-
-@method_decorator(never_cache, name="dispatch")
-class FeaturedLeaderboardApi(APIView):
-    """A slot's leaderboard: more loot, then the larger margin, then the earlier finish; only
-    ranked heists finished inside the slot. Players are shown by their public handle."""
-
-    @extend_schema(
-        parameters=[_SLOT, LeaderboardInputSerializer],
-        responses={
-            200: LeaderboardSerializer,
-            **_errors(**{"400": "`invalid_input`: `limit` is not 1 to 100.", **_SLOT_404}),
-        },
-    )
-    def get(self, request, slug):
-        # A plain dict: DRF reads an empty value in a QueryDict as absent, and "?limit=" is
-        # refused here like any other value that is not a number from 1 to 100.
-        data = LeaderboardInputSerializer(data=request.query_params.dict())
-        data.is_valid(raise_exception=True)
-        slot = _slot_or_404(slug)
-        owner = owner_from_request(request)
-        entries = featured_selectors.leaderboard_top(slot=slot, limit=data.validated_data["limit"])
-        you = featured_selectors.player_standing(slot=slot, user_id=owner.user_id)
-        mine = featured_selectors.owner_slot_heist(slot=slot, owner=owner)
-        return Response(present_featured.leaderboard(slot, entries, you, mine))
-
-
-@method_decorator(never_cache, name="dispatch")
-class FeaturedReplayApi(APIView):
-    """The replay record of a heist on a closed slot's leaderboard, for anyone to verify
-    offline (``python -m game.engine.replay FILE.json``): the slot's seed is public by then."""
-
-    @extend_schema(
-        parameters=[_SLOT, _HEIST_ID],
-        responses={
-            200: ReplaySerializer,
-            **_errors(
-                **{"404": "`not_found`: not a heist on this slot's board, or the slot is open."}
-            ),
-        },
-    )
-    def get(self, request, slug, heist_id):
-        slot = _slot_or_404(slug)
-        heist = featured_selectors.ranked_heist_public(slot=slot, heist_id=heist_id)
-        if heist is None:
-            raise _no_such_heist()
-        return Response(present_heists.replay(heist, heist_nights(heist)))

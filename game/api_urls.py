@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from game import api, api_preview
+from game import api, api_featured, api_preview
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -29,16 +29,20 @@ urlpatterns = [
 ]
 
 urlpatterns += [
-    path("featured/", api.FeaturedApi.as_view(), name="api-featured"),
-    path("featured/<slug:slug>/heists/", api.FeaturedStartApi.as_view(), name="api-featured-start"),
+    path("featured/", api_featured.FeaturedApi.as_view(), name="api-featured"),
+    path(
+        "featured/<slug:slug>/heists/",
+        api_featured.FeaturedStartApi.as_view(),
+        name="api-featured-start",
+    ),
     path(
         "featured/<slug:slug>/leaderboard/",
-        api.FeaturedLeaderboardApi.as_view(),
+        api_featured.FeaturedLeaderboardApi.as_view(),
         name="api-featured-leaderboard",
     ),
     path(
         "featured/<slug:slug>/replays/<uuid:heist_id>/",
-        api.FeaturedReplayApi.as_view(),
+        api_featured.FeaturedReplayApi.as_view(),
         name="api-featured-replay",
     ),
 ]

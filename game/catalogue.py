@@ -20,6 +20,7 @@ from typing import Any
 from game.engine import Encounter, Ruleset, get_ruleset, validate_deck
 from game.engine.rules import DEFAULT_VERSION
 from game.rivals.personas import UnknownRival, get_difficulty, get_persona
+from shop.models import COSMETIC_KINDS
 
 STARTER = "starter"
 # Crew sets (a ruleset's crew rows carry one): the base set is free to everyone; Night Market
@@ -196,7 +197,8 @@ def night_market_crew(version: str = DEFAULT_VERSION) -> tuple[str, ...]:
 
 
 _RIVAL_LOOKS: dict[str, dict[str, str | None]] | None = None
-RIVAL_LOOK_KINDS = ("card_back", "board_theme", "title")
+# The cosmetic kinds (shop.models.COSMETIC_KINDS), by their values.
+RIVAL_LOOK_KINDS = tuple(kind.value for kind in COSMETIC_KINDS)
 
 
 def rival_cosmetics(slug: str) -> dict[str, str | None]:

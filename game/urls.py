@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("play/", views.play, name="play"),
     path("deck/", views.deck, name="deck"),
+    path("how-to-play/", views.how_to_play, name="how-to-play"),
     path("rules/", views.rules, name="rules"),
     path("featured/", views.featured, name="featured"),
     path("featured/<slug:slug>/", views.featured, name="featured-slot"),

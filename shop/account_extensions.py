@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from accounts import extensions
-from shop import selectors
+from shop import presenters, selectors
 
 PROFILE_ENTRIES = 20
 
@@ -19,7 +19,7 @@ def wallet_profile(user) -> dict[str, Any]:
     entries = list(selectors.wallet_entries(account=account)[: PROFILE_ENTRIES + 1])
     return {
         "balance": account.balance if account else 0,
-        "entries": [selectors.entry_row(e) for e in entries[:PROFILE_ENTRIES]],
+        "entries": [presenters.entry_row(e) for e in entries[:PROFILE_ENTRIES]],
         "more": len(entries) > PROFILE_ENTRIES,
     }
 
@@ -29,10 +29,10 @@ def register() -> None:
         "wallet", template="shop/_profile_wallet.html", context=wallet_profile, order=10
     )
     extensions.register_export_section(
-        "wallet", data=lambda user: selectors.wallet_export(user=user)
+        "wallet", data=lambda user: presenters.wallet_export(user=user)
     )
     extensions.register_export_section(
-        "collection", data=lambda user: selectors.collection_export(user=user)
+        "collection", data=lambda user: presenters.collection_export(user=user)
     )
     extensions.register_name_title(
         "title", value=lambda user: selectors.titles_for([user.pk]).get(user.pk)

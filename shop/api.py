@@ -3,24 +3,22 @@ render with an output serializer. Business refusals are ApplicationError."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 from django.http import HttpResponse
-from django.utils.decorators import method_decorator
-from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CsrfSessionAuthentication
-from shop import selectors, services
-from shop.models import COSMETIC_CHOICES, ItemKind, Reason
+from shop import presenters, selectors, services
 from shop.permissions import SignedIn
+from shop.presenters import (
+    CollectionSerializer,
+    PurchaseOutputSerializer,
+    ShopSerializer,
+    WalletSerializer,
+)
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.schema import errors
 from veyltak_site.throttling import ScopedRateThrottle
@@ -44,30 +42,9 @@ class WalletPagination(CursorPagination):
             ) from None
 
 
-class WalletEntrySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField(source="transaction.created_at")
-    amount = serializers.IntegerField(help_text="Signs added (+) or taken (-).")
-    balance_after = serializers.IntegerField(help_text="The wallet's balance after this entry.")
-    reason = serializers.ChoiceField(source="transaction.reason", choices=Reason.choices)
-    ref = serializers.CharField(
-        source="transaction.reference", help_text="What it is about, e.g. heist:<id>."
-    )
-
-
-class WalletSerializer(serializers.Serializer):
-    balance = serializers.IntegerField()
-    entries = WalletEntrySerializer(many=True, help_text="Newest first.")
-    next = serializers.URLField(
-        allow_null=True, help_text="The next (older) page, or null on the last page."
-    )
-
-
-@method_decorator(never_cache, name="dispatch")
 class WalletApi(APIView):
     """The signed-in player's Signs: the balance and the wallet's entries, newest first."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
 
     @extend_schema(
@@ -100,27 +77,6 @@ class WalletApi(APIView):
 # --- The shop, purchases and the collection (DESIGN.md section 5) -------------------------------
 
 
-class ShopItemSerializer(serializers.Serializer):
-    slug = serializers.SlugField()
-    kind = serializers.ChoiceField(choices=ItemKind.choices)
-    name = serializers.CharField()
-    description = serializers.CharField()
-    price = serializers.IntegerField(help_text="Signs.")
-    art = serializers.CharField(
-        allow_null=True, help_text="Cosmetics: the art's name (CSS/SVG); null for crew."
-    )
-    active = serializers.BooleanField(
-        help_text="On sale. An item off sale is listed only to those who own it."
-    )
-    owned = serializers.BooleanField(help_text="The player owns it (false for a guest).")
-    equipped = serializers.BooleanField(help_text="The player wears it (cosmetics).")
-
-
-class ShopSerializer(serializers.Serializer):
-    balance = serializers.IntegerField(allow_null=True, help_text="Null for a guest.")
-    items = ShopItemSerializer(many=True, help_text="By kind, then catalogue order.")
-
-
 class PurchaseInputSerializer(serializers.Serializer):
     # Bounds only: which items exist and what they cost is the service's (unknown_item,
     # price_changed).
@@ -128,39 +84,6 @@ class PurchaseInputSerializer(serializers.Serializer):
     price = serializers.IntegerField(
         min_value=0, max_value=1_000_000, help_text="The price the player was shown."
     )
-
-
-class PurchaseSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    item = serializers.SlugField()
-    price = serializers.IntegerField()
-    at = serializers.DateTimeField()
-
-
-class PurchaseOutputSerializer(serializers.Serializer):
-    purchase = PurchaseSerializer()
-    balance = serializers.IntegerField(help_text="The wallet's balance after the purchase.")
-
-
-class EquippedSerializer(serializers.Serializer):
-    card_back = serializers.SlugField(allow_null=True)
-    board_theme = serializers.SlugField(allow_null=True)
-    title = serializers.SlugField(allow_null=True)
-
-
-class CosmeticSerializer(serializers.Serializer):
-    slug = serializers.SlugField()
-    kind = serializers.ChoiceField(choices=COSMETIC_CHOICES)
-
-
-class CollectionSerializer(serializers.Serializer):
-    crew = serializers.ListField(
-        child=serializers.SlugField(),
-        help_text="Every crew type a deck of this player may hold: the base set and the "
-        "Night Market types they own.",
-    )
-    cosmetics = CosmeticSerializer(many=True, help_text="Cosmetics the player owns.")
-    equipped = EquippedSerializer()
 
 
 class EquipInputSerializer(serializers.Serializer):
@@ -171,28 +94,16 @@ class EquipInputSerializer(serializers.Serializer):
     )
 
 
-def _render_purchase(data: dict) -> bytes:
-    return JSONRenderer().render(PurchaseOutputSerializer(data).data)
-
-
-def _request_hash(data: dict) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-@method_decorator(never_cache, name="dispatch")
 class ShopApi(APIView):
     """The shop's items with the player's owned and equipped state; a guest sees the shop too,
     with ``balance: null``."""
-
-    authentication_classes = [CsrfSessionAuthentication]
 
     @extend_schema(responses={200: ShopSerializer})
     def get(self, request):
         user = request.user
         data = {
             "balance": selectors.wallet_balance(user=user),
-            "items": selectors.shop_items(user if user.is_authenticated else None),
+            "items": presenters.shop_items(user if user.is_authenticated else None),
         }
         return Response(ShopSerializer(data).data)
 
@@ -216,11 +127,9 @@ _REPLAYED = OpenApiParameter(
 )
 
 
-@method_decorator(never_cache, name="dispatch")
 class PurchaseApi(APIView):
     """Buy an item with Signs, once per Idempotency-Key."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
     # Each purchase is a ledger write: limited per player and per address (RATE_LIMITS).
     throttle_classes = [ScopedRateThrottle]
@@ -263,10 +172,10 @@ class PurchaseApi(APIView):
         answer = services.item_purchase(
             user=request.user,
             key=key,
-            request_hash=_request_hash(dict(data.validated_data)),
+            request_hash=services.purchase_request_hash(dict(data.validated_data)),
             item=data.validated_data["item"],
             price=data.validated_data["price"],
-            render=_render_purchase,
+            render=presenters.purchase_answer,
         )
         response = HttpResponse(
             answer.body, status=answer.status_code, content_type="application/json"
@@ -276,23 +185,18 @@ class PurchaseApi(APIView):
         return response
 
 
-@method_decorator(never_cache, name="dispatch")
 class CollectionApi(APIView):
     """What the player owns: the crew their decks may hold, their cosmetics and what they wear.
     A guest's collection is the base set."""
 
-    authentication_classes = [CsrfSessionAuthentication]
-
     @extend_schema(responses={200: CollectionSerializer})
     def get(self, request):
-        return Response(CollectionSerializer(selectors.collection(request.user)).data)
+        return Response(CollectionSerializer(presenters.collection(request.user)).data)
 
 
-@method_decorator(never_cache, name="dispatch")
 class EquipApi(APIView):
     """Wear a cosmetic the player owns, or take one kind off."""
 
-    authentication_classes = [CsrfSessionAuthentication]
     permission_classes = [SignedIn]
 
     @extend_schema(
@@ -316,4 +220,4 @@ class EquipApi(APIView):
         services.item_equip(
             user=request.user, kind=data.validated_data["kind"], item=data.validated_data["item"]
         )
-        return Response(CollectionSerializer(selectors.collection(request.user)).data)
+        return Response(CollectionSerializer(presenters.collection(request.user)).data)

@@ -55,7 +55,7 @@ class Account(models.Model):
                 name="shop_account_kind_consistent",
             ),
             # A system account's balance is the sum of its entries, never kept on its row:
-            # that row would be locked by every movement in the site (see services._post).
+            # that row would be locked by every movement in the site (see services.ledger._post).
             models.CheckConstraint(
                 condition=~Q(kind="system") | Q(balance=0),
                 name="shop_system_balance_not_kept",

@@ -1,5 +1,6 @@
 """Reads of the shop: the Signs ledger (wallets, their entries, system balances and the
-ledger's check), and the catalogue, collections and what players wear (DESIGN.md 5-7)."""
+ledger's check), and the catalogue, collections and what players wear (DESIGN.md 5-7). They
+return models, querysets and plain values; shop.presenters turns them into answers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from game.engine import DEFAULT_VERSION, get_ruleset
 from shop.catalogue import night_market_crew
 from shop.models import (
     COSMETIC_KINDS,
@@ -20,7 +20,6 @@ from shop.models import (
     ItemKind,
     Ownership,
     Purchase,
-    Reason,
     ShopItem,
     Transaction,
 )
@@ -52,63 +51,23 @@ def wallet_entries(*, account: Account | None) -> QuerySet[Entry]:
     return Entry.objects.filter(account=account).select_related("transaction").order_by("-id")
 
 
-def entry_row(entry: Entry) -> dict:
-    """One wallet entry as the profile page lists it."""
-    tx = entry.transaction
-    return {
-        "id": entry.pk,
-        "at": tx.created_at,
-        "amount": entry.amount,
-        "balance_after": entry.balance_after,
-        "reason": tx.reason,
-        "label": Reason(tx.reason).label,
-        "memo": tx.memo,
-        "ref": tx.reference,
-    }
-
-
-def wallet_export(*, user: AbstractBaseUser) -> dict:
-    """The player's wallet as plain data, for the account export: balance and every entry."""
-    account = wallet_get(user=user)
-    return {
-        "balance": account.balance if account else 0,
-        "entries": [
-            {
-                "id": e.pk,
-                "at": e.transaction.created_at.isoformat(),
-                "amount": e.amount,
-                "balance_after": e.balance_after,
-                "reason": e.transaction.reason,
-                "ref": e.transaction.reference,
-                "memo": e.transaction.memo,
-            }
-            for e in wallet_entries(account=account)
-        ],
-    }
-
-
-def collection_export(*, user: AbstractBaseUser) -> dict:
-    """What the player bought and wears, for the account export: every purchase (item, price,
-    when, refunded or not), the items owned now and the cosmetics equipped."""
-    purchases = (
-        Purchase.objects.filter(user_id=user.pk).select_related("item").order_by("created_at", "pk")
+def wallet_entries_about(
+    *, user: AbstractBaseUser | None, references: Sequence[str]
+) -> QuerySet[Entry]:
+    """The player's wallet entries whose transaction is about one of ``references`` (a heist's
+    award and featured bonus are ``heist:<id>``, a featured slot's prizes ``featured:<slug>``),
+    oldest first, each with its transaction: the ledger's own lines for the result page."""
+    if user is None or not user.is_authenticated or not references:
+        return Entry.objects.none()
+    return (
+        Entry.objects.filter(
+            account__kind=Account.Kind.WALLET,
+            account__user_id=user.pk,
+            transaction__reference__in=list(references),
+        )
+        .select_related("transaction")
+        .order_by("id")
     )
-    owned = set(owned_slugs(user.pk))
-    return {
-        "purchases": [
-            {
-                "id": p.pk,
-                "at": p.created_at.isoformat(),
-                "item": p.item.slug,
-                "kind": p.item.kind,
-                "price": p.price,
-                "owned": p.item.slug in owned,
-            }
-            for p in purchases
-        ],
-        "owned": sorted(owned),
-        "equipped": equipped(user.pk),
-    }
 
 
 def system_balances() -> dict[str, int]:
@@ -212,8 +171,6 @@ def ledger_problems() -> list[LedgerProblem]:
 
 # --- The shop: catalogue, collections, what players wear ---------------------------------------
 
-_KIND_ORDER = {kind.value: n for n, kind in enumerate(ItemKind)}
-
 
 def _user_pk(user: AbstractBaseUser | int | None) -> int | None:
     """A player's id; None for a guest (None, an anonymous user or an unsaved one)."""
@@ -273,56 +230,29 @@ def equipped(user: AbstractBaseUser | int | None) -> dict[str, str | None]:
     return worn
 
 
-def collection(user: AbstractBaseUser | int | None, *, ruleset: str = DEFAULT_VERSION) -> dict:
-    """The collection as DESIGN.md section 5 shows it: ``crew`` (every type of ``ruleset`` a
-    deck of this player may hold, in the ruleset's order: the base set and the Night Market
-    types they own), ``cosmetics`` (``[{slug, kind}]`` they own, in catalogue order) and
-    ``equipped``."""
+def owned_items(user: AbstractBaseUser | int | None) -> list[tuple[str, str]]:
+    """``(slug, kind)`` of every item the player owns, in catalogue order (empty for a guest)."""
     uid = _user_pk(user)
-    owned = (
-        list(
-            ShopItem.objects.filter(owners__user_id=uid)
-            .order_by("position", "pk")
-            .values_list("slug", "kind")
-        )
-        if uid is not None
-        else []
+    if uid is None:
+        return []
+    return list(
+        ShopItem.objects.filter(owners__user_id=uid)
+        .order_by("position", "pk")
+        .values_list("slug", "kind")
     )
-    crew_slugs = list(get_ruleset(ruleset).crew)
-    blocked = set(unowned_crew(uid, crew_slugs))
-    return {
-        "crew": [s for s in crew_slugs if s not in blocked],
-        "cosmetics": [
-            {"slug": slug, "kind": kind} for slug, kind in owned if kind in COSMETIC_KINDS
-        ],
-        "equipped": equipped(uid),
-    }
 
 
-def shop_items(user: AbstractBaseUser | int | None) -> list[dict]:
-    """The shop's shelf: every item on sale, and any the player owns that is off sale, by
-    kind (crew, card backs, board themes, titles) then catalogue order; each with ``owned``
-    and ``equipped`` for this player (False for a guest)."""
-    uid = _user_pk(user)
-    owned = owned_slugs(uid)
-    worn = set(equipped(uid).values()) - {None}
-    items = ShopItem.objects.filter(Q(active=True) | Q(slug__in=owned))
-    rows = [
-        {
-            "slug": i.slug,
-            "kind": i.kind,
-            "name": i.name,
-            "description": i.description,
-            "price": i.price,
-            "art": i.art or None,
-            "active": i.active,
-            "owned": i.slug in owned,
-            "equipped": i.slug in worn,
-        }
-        for i in items
-    ]
-    rows.sort(key=lambda r: _KIND_ORDER[r["kind"]])  # stable: catalogue order within a kind
-    return rows
+def shelf(*, owned: Iterable[str]) -> QuerySet[ShopItem]:
+    """The items the shelf lists: every item on sale, and those of ``owned`` that are off sale,
+    in catalogue order."""
+    return ShopItem.objects.filter(Q(active=True) | Q(slug__in=owned))
+
+
+def purchases(*, user: AbstractBaseUser) -> QuerySet[Purchase]:
+    """Every purchase of the player, oldest first, each with its item."""
+    return (
+        Purchase.objects.filter(user_id=user.pk).select_related("item").order_by("created_at", "pk")
+    )
 
 
 def titles_for(user_ids: Sequence[int]) -> dict[int, str | None]:

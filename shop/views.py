@@ -8,7 +8,6 @@ JavaScript, static/js/shop.js asks the same questions of the JSON API instead.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from typing import Any
@@ -18,16 +17,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.renderers import JSONRenderer
 
 from game.engine import available_versions, get_ruleset
 from shop import selectors
-from shop.api import PurchaseOutputSerializer
 from shop.models import COSMETIC_KINDS, ItemKind
-from shop.services import item_equip, item_purchase
+from shop.presenters import purchase_answer, shop_items
+from shop.services import item_equip, item_purchase, purchase_request_hash
 from veyltak_site.exceptions import ApplicationError
+
+# A cosmetic just bought is shown big once, on the shelf the purchase returns to (the page's
+# way; with JavaScript, static/js/shop.js opens the same unveiling as a dialog).
+UNVEIL_SESSION_KEY = "shop_unveil"
 
 # The shelf's sections, in the order the page shows them, with their headings.
 SECTIONS = (
@@ -43,7 +44,12 @@ def _crew_details() -> dict[str, dict[str, Any]]:
     details: dict[str, dict[str, Any]] = {}
     for version in available_versions():
         for slug, crew in get_ruleset(version).crew.items():
-            details[slug] = {"cost": crew.cost, "power": crew.power, "text": crew.text}
+            details[slug] = {
+                "cost": crew.cost,
+                "power": crew.power,
+                "text": crew.text,
+                "set": crew.set,
+            }
     return details
 
 
@@ -51,7 +57,7 @@ def _item_rows(user) -> list[dict[str, Any]]:
     balance = selectors.wallet_balance(user=user)
     crew = _crew_details()
     rows = []
-    for row in selectors.shop_items(user):
+    for row in shop_items(user):
         row = dict(row)
         row["crew"] = crew.get(row["slug"]) if row["kind"] == ItemKind.CREW else None
         row["wearable"] = row["kind"] in COSMETIC_KINDS
@@ -61,12 +67,13 @@ def _item_rows(user) -> list[dict[str, Any]]:
     return rows
 
 
-@never_cache
 def shop(request):
     """The shelf: every item by kind with its art, price, and whether the player owns and
     wears it; the balance. Guests see it all with a prompt to sign in."""
     user = request.user
     rows = _item_rows(user)
+    unveil_slug = request.session.pop(UNVEIL_SESSION_KEY, None)
+    unveil = next((r for r in rows if r["slug"] == unveil_slug and r["owned"]), None)
     sections = [
         {
             "kind": kind.value,
@@ -81,6 +88,7 @@ def shop(request):
         "shop/shop.html",
         {
             "sections": [s for s in sections if s["items"]],
+            "unveil": unveil,
             "balance": selectors.wallet_balance(user=user),
             "signed_in": user.is_authenticated,
             "login_next": f"{reverse('account_login')}?next={reverse('shop')}",
@@ -95,21 +103,6 @@ def _shelf_item(user, slug: str) -> dict[str, Any]:
     return row
 
 
-def _request_hash(item: str, price: int) -> str:
-    """The purchase's body in one canonical form: a key sent again with another body is
-    refused (422 ``idempotency_key_reused``), as in the API."""
-    canonical = json.dumps(
-        {"item": item, "price": price}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _render_answer(data: dict) -> bytes:
-    """The stored answer, exactly as the API renders it (``{purchase: {...}, balance}``)."""
-    return JSONRenderer().render(PurchaseOutputSerializer(data).data)
-
-
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def buy(request, slug: str):
@@ -128,10 +121,10 @@ def buy(request, slug: str):
             answer = item_purchase(
                 user=user,
                 key=key,
-                request_hash=_request_hash(slug, price),
+                request_hash=purchase_request_hash({"item": slug, "price": price}),
                 item=slug,
                 price=price,
-                render=_render_answer,
+                render=purchase_answer,
             )
         except ApplicationError as exc:
             error = exc.message
@@ -149,6 +142,9 @@ def buy(request, slug: str):
                     f"You bought {item['name']} for {item['price']} Signs. "
                     f"You hold {body['balance']} Signs now.",
                 )
+                if item["wearable"]:
+                    request.session[UNVEIL_SESSION_KEY] = slug
+                    return redirect(f"{reverse('shop')}#unveil")
             return redirect(f"{reverse('shop')}#item-{slug}")
     if item["owned"] and error is None:
         messages.info(request, f"{item['name']} is yours already.")
@@ -177,7 +173,7 @@ def equip(request):
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("shop")
-    names = {r["slug"]: r["name"] for r in selectors.shop_items(request.user)}
+    names = {r["slug"]: r["name"] for r in shop_items(request.user)}
     if item is None:
         label = dict(ItemKind.choices).get(kind, kind).lower()
         messages.success(request, f"Your {label} is back to the default.")

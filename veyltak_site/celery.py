@@ -108,7 +108,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         )
 
     def _beat(self):
-        from veyltak_site.health import worker_heard
+        from veyltak_site.workers import worker_heard
 
         try:
             worker_heard(self.hostname)
@@ -121,7 +121,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
             self.tref = None
 
     def shutdown(self, c):
-        from veyltak_site.health import worker_gone
+        from veyltak_site.workers import worker_gone
 
         self.stop(c)
         try:

@@ -52,6 +52,14 @@ _DEFAULT_CODES = {
     503: "service_unavailable",
 }
 
+
+def try_again(wait: int | None) -> str:
+    """The one wording of when a refused request may come again (every 429, API or page):
+    "please try again in 3 seconds", or "in a little while" when no wait is known."""
+    when = f"in {wait} second{'s' if wait != 1 else ''}" if wait else "in a little while"
+    return f"please try again {when}"
+
+
 # What an error says when the framework gave no words of its own (veyltak_site.middleware uses
 # these for answers that never reached a DRF view: an unknown route, a body over the limit).
 DEFAULT_MESSAGES = {
@@ -60,7 +68,7 @@ DEFAULT_MESSAGES = {
     404: "There is nothing here.",
     405: "That method is not allowed here.",
     413: "The request body is too large.",
-    429: "Too many requests: wait a moment and try again.",
+    429: f"Too many requests: {try_again(None)}.",
     500: "Something went wrong on our side. Please try again.",
     503: "The site is briefly unavailable: please try again in a moment.",
 }
@@ -98,9 +106,8 @@ def api_exception_handler(exc, context):
         # The handler below keeps `Retry-After`, which DRF sets from `exc.wait`.
         wait = math.ceil(exc.wait) if exc.wait else None
         exc.wait = wait
-        when = f"in {wait} second{'s' if wait != 1 else ''}" if wait else "in a little while"
         exc.detail = exceptions.ErrorDetail(
-            f"Too many requests: please try again {when}.", code="rate_limited"
+            f"Too many requests: {try_again(wait)}.", code="rate_limited"
         )
 
     response = exception_handler(exc, context)

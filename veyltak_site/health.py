@@ -2,42 +2,20 @@
 
 A Celery worker that has not answered recently makes it 200 with status "degraded", naming the
 worker: heists still finish (the web seals a rival's plan itself when no worker has), only
-slower. Workers record themselves in the cache (veyltak_site.celery.WorkerHeartbeat).
+slower. Workers record themselves in the cache (veyltak_site.workers, written by the
+WorkerHeartbeat bootstep of veyltak_site.celery).
 """
 
 import logging
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 
 from veyltak_site.celery import app as celery_app
+from veyltak_site.workers import worker_ages
 
 log = logging.getLogger(__name__)
-
-WORKERS_KEY = "veyltak:workers"
-WORKER_KEY = "veyltak:worker:{}"
-# A worker silent this long is dropped from the list (a host renamed or retired for good).
-FORGET_AFTER_SECONDS = 24 * 3600
-
-
-def worker_heard(hostname: str) -> None:
-    """A worker says it is alive (its heartbeat)."""
-    now = time.time()
-    cache.set(WORKER_KEY.format(hostname), now, timeout=FORGET_AFTER_SECONDS)
-    names = cache.get(WORKERS_KEY) or []
-    if hostname not in names:
-        cache.set(WORKERS_KEY, sorted({*names, hostname}), timeout=None)
-
-
-def worker_gone(hostname: str) -> None:
-    """A worker that stops cleanly takes itself off the list."""
-    cache.delete(WORKER_KEY.format(hostname))
-    names = cache.get(WORKERS_KEY) or []
-    if hostname in names:
-        cache.set(WORKERS_KEY, [n for n in names if n != hostname], timeout=None)
 
 
 def _database() -> str:
@@ -55,13 +33,7 @@ def _broker() -> str:
 
 def _workers() -> tuple[str, dict[str, float | None], list[str]]:
     """("ok" or "degraded", seconds since each known worker last answered, the silent ones)."""
-    names = cache.get(WORKERS_KEY) or []
-    heard = cache.get_many([WORKER_KEY.format(n) for n in names])
-    now = time.time()
-    ages: dict[str, float | None] = {}
-    for name in names:
-        at = heard.get(WORKER_KEY.format(name))
-        ages[name] = None if at is None else round(max(0.0, now - at), 1)
+    ages = worker_ages()
     silent = [n for n, age in ages.items() if age is None or age > settings.WORKER_SILENT_SECONDS]
     return ("ok" if ages and not silent else "degraded"), ages, silent
 

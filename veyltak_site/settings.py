@@ -98,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "shop.context_processors.signs",
             ],
         },
     },
@@ -268,6 +269,10 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# The site's name in the account mails (accounts.adapter, templates/account/email/) and their
+# subjects: never the host a request came in on.
+SITE_NAME = "VEYLTAK"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"{SITE_NAME}: "
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 # Sign-up must not say which emails have accounts (allauth's enumeration prevention): an email
@@ -328,7 +333,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "VEYLTAK <no-reply@veyltak.in
 # DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), also answered 413 above it.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # The session, with CSRF checked on unsafe methods for guests too (their session holds the
+    # gate's verdict and their heists): every API view, unless it says otherwise.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # DRF's JSON parser with a bound on nesting (deep JSON is 400 parse_error, not a 500).

@@ -159,19 +159,13 @@ class ScopedRateThrottle(BaseThrottle):
         return self._wait
 
 
-def wait_words(wait: int | None) -> str:
-    if not wait:
-        return "in a little while"
-    return f"in {wait} second{'s' if wait != 1 else ''}"
-
-
 def too_many_requests(request, wait: int | None) -> HttpResponse:
     """The one 429 answer of a page door: ``rate_limited`` with ``Retry-After``; JSON in the
     API's error shape under ``/api/``, else a page saying when to try again."""
-    from veyltak_site.exceptions import error_body
+    from veyltak_site.exceptions import error_body, try_again
 
     wait = max(1, int(wait or 60))
-    message = f"Too many requests: please try again {wait_words(wait)}."
+    message = f"Too many requests: {try_again(wait)}."
     if request.path_info.startswith("/api/"):
         response: HttpResponse = JsonResponse(error_body("rate_limited", message), status=429)
     else:

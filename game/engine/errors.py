@@ -2,7 +2,7 @@
 
 Every illegal input raises an :class:`EngineError` carrying a stable snake_case ``code`` (the API
 turns it into ``{"error": {"code": ..., "message": ...}}``, DESIGN.md section 5), its ``params``
-and a ``message`` for a person, worded by the one table of player-facing words (``text.ERRORS``,
+and a ``message`` for a person, worded by the engine's one table of words (``text.ERRORS``,
 under ``key``, the code unless one code has several messages). Errors a player never meets
 (a malformed ruleset or encounter) may give their message directly.
 """

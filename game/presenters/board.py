@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.staticfiles import finders
 
 from game.engine import Ruleset, text
+from game.presenters import words
 
 SPRITE = "images/board.svg"
 MODULES = "js/board"
@@ -349,7 +350,7 @@ def crew_when(ruleset: Ruleset) -> dict[str, str | None]:
             for e in crew.effects
             if e.condition.kind != "always" and e.power
         ]
-        out[slug] = text.either(conditions) if conditions else None
+        out[slug] = words.either(conditions) if conditions else None
     return out
 
 

@@ -11,9 +11,9 @@ from rest_framework import serializers
 
 from game.catalogue import ReadyDeck
 from game.engine import PLAYER, RIVAL, Encounter, Ruleset
-from game.engine.text import encounter_lines
 from game.models import CrewType, SavedDeck
 from game.presenters.render import present
+from game.presenters.words import encounter_lines
 from game.rivals.personas import Difficulty, Persona
 
 

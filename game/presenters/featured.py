@@ -13,8 +13,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from game.engine import Ruleset, text
+from game.engine import Ruleset
 from game.models import FeaturedSlot, Heist
+from game.presenters import words
 from game.presenters.catalogue import EncounterSerializer, encounter_data
 from game.presenters.pages import deck_summary
 from game.presenters.render import present
@@ -204,7 +205,7 @@ def slot_card(slot: FeaturedSlot, ruleset: Ruleset, now) -> dict[str, Any]:
         "closed": slot.closed_at is not None,
         "seconds_left": max(0, int((slot.ends_at - now).total_seconds())),
         "encounter": encounter,
-        "encounter_lines": text.encounter_lines(encounter["modifiers"], ruleset),
+        "encounter_lines": words.encounter_lines(encounter["modifiers"], ruleset),
         "rival": {"slug": persona.slug, "name": persona.name, "tagline": persona.tagline},
         "difficulty": get_difficulty(slot.difficulty),
         "deck": deck_summary(ruleset, slot.deck),

@@ -12,8 +12,9 @@ from typing import Any
 
 from game.engine import PLAYER, RIVAL, Plan, Ruleset, get_ruleset, new_heist, resolve, text
 from game.models import SavedDeck
-from game.presenters import board
+from game.presenters import board, words
 from game.rivals.personas import list_difficulties, list_personas
+from shop.models import Entry, Reason
 
 SAVED = "saved:"  # the picker's value for a saved deck: "saved:<id>"
 
@@ -152,12 +153,12 @@ def board_rules(ruleset: Ruleset) -> str:
                 }
                 for c in ruleset.crew.values()
             },
-            # Words from the one table: the board fills the templates, never words its own.
-            "text": dict(text.BOARD),
+            # Words from game.presenters.words: the board fills the templates, never words its own.
+            "text": dict(words.BOARD),
             "rival_reasons": text.rival_side_reasons(ruleset),
             # The board's "?" panel: the night's steps and Boost and Heat, from the same table.
-            "steps": [{"title": t, "text": d} for t, d in text.night_steps(ruleset)],
-            "boost_and_heat": text.boost_and_heat(ruleset),
+            "steps": [{"title": t, "text": d} for t, d in words.night_steps(ruleset)],
+            "boost_and_heat": words.boost_and_heat(ruleset),
             "quiet_cooling": ruleset.quiet_cooling,
             "rivals": {p.slug: {"name": p.name, "tagline": p.tagline} for p in list_personas()},
             "difficulties": {
@@ -209,7 +210,7 @@ def replay_night(
                 {
                     "name": name.get(c["crew"], c["crew"]),
                     "power": c["power"],
-                    "parts": text.breakdown_line(
+                    "parts": words.breakdown_line(
                         detail.get("breakdown", []), rival=side == "rival", reasons=reasons
                     ),
                 }
@@ -233,10 +234,10 @@ def replay_night(
 
 
 def rules_context(ruleset: Ruleset) -> dict[str, Any]:
-    """The rules page: every sentence from the one table, every number from ``ruleset``."""
+    """The rules page: every sentence from game.presenters.words, every number from ``ruleset``."""
     return {
         "ruleset": ruleset,
-        **text.rules_page(ruleset),
+        **words.rules_page(ruleset),
         "vaults": [v.name for v in ruleset.vaults],
         "energy": [
             {"heat": heat, "energy": energy} for heat, energy in enumerate(ruleset.energy_by_heat)
@@ -321,3 +322,26 @@ def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str
         hands[entry["night"]] = night
         state, _ = resolve(state, plans)
     return hands
+
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def signs_paid(
+    entries: Iterable[Entry], *, place: dict[str, Any] | None, slot_name: str
+) -> dict[str, Any]:
+    """What a heist paid, line by line, as the ledger holds it (``entries``: the player's
+    wallet entries about the heist and, for a prize-winning ranked heist, its slot's prize),
+    each with the words the result page says: the outcome's award, the featured bonus, the
+    place."""
+    lines = []
+    for entry in entries:
+        tx = entry.transaction
+        label = tx.memo or Reason(tx.reason).label
+        if tx.reference.startswith("featured:") and place is not None:
+            rank = _ORDINALS.get(place["rank"], f"{place['rank']}th")
+            label = f"{rank} place in the featured heist “{slot_name}”"
+        elif tx.reason == Reason.FEATURED:
+            label = "Featured bonus: a ranked featured heist finished"
+        lines.append({"amount": entry.amount, "reason": tx.reason, "label": label})
+    return {"lines": lines, "total": sum(line["amount"] for line in lines)}

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from game.presenters.catalogue import saved_decks_export
 from game.presenters.heists import history_rows
-from game.selectors.catalogue import rivals
+from game.selectors.catalogue import difficulties, encounters, rivals
 from game.selectors.decks import saved_decks
 from game.selectors.heists import player_heists
 
@@ -43,6 +43,8 @@ def tallies(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
     history = export_heists(user)
     names = {p.slug: p.name for p in rivals()}
+    levels = {d.slug: d.name for d in difficulties()}
+    scenes = {e.slug: e.name for e in encounters()}
     rows = []
     for row in history:
         # The page links to the game's pages (the board while in play, the replay once
@@ -52,6 +54,11 @@ def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
             {
                 **row,
                 "rival_name": names.get(row["rival"], row["rival"]),
+                # Names, never the catalogue's ids ("Crown Finale", not "crown-finale").
+                "difficulty_name": levels.get(row["difficulty"], row["difficulty"]),
+                "encounter_name": scenes.get(row["encounter"], row["encounter"])
+                if row.get("encounter")
+                else None,
                 "played_at": dt.datetime.fromisoformat(row["created_at"]),
                 "link": reverse("heist-replay" if closed else "heist", args=[row["id"]]),
                 "link_text": "Replay" if closed else "Continue",
@@ -60,6 +67,11 @@ def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
     return {
         "history": rows,
         "tallies": [
-            {**t, "rival_name": names.get(t["rival"], t["rival"])} for t in tallies(history)
+            {
+                **t,
+                "rival_name": names.get(t["rival"], t["rival"]),
+                "difficulty_name": levels.get(t["difficulty"], t["difficulty"]),
+            }
+            for t in tallies(history)
         ],
     }

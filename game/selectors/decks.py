@@ -11,7 +11,7 @@ from game.models import SavedDeck
 
 def saved_decks(*, user) -> list[SavedDeck]:
     """A signed-in player's saved decks, by name; none for a guest (their one deck is in the
-    session, game.views.SESSION_DECK)."""
+    session, game.views.decks.SESSION_DECK)."""
     if user is None or not user.is_authenticated:
         return []
     return list(SavedDeck.objects.filter(user_id=user.pk).order_by(Lower("name"), "name"))

@@ -11,8 +11,9 @@ closing a slot (RULES.md "Featured heists", DESIGN.md section 8).
   rival and difficulty. A signed-in player's first heist of the slot is ranked, every later one
   practice; guests play practice. One ranked heist per player and slot is a database constraint
   (the start's owner lock makes it the usual answer, the constraint the guarantee).
-- ``featured_heist_finished`` (from ``heist_finish``, in its transaction) puts a ranked heist
-  that finished inside its slot on the leaderboard and pays the ranked bonus, once.
+- ``featured_heist_finished`` (game.services.ranked, from ``heist_finish`` in its transaction)
+  puts a ranked heist that finished inside its slot on the leaderboard and pays the ranked
+  bonus, once.
 - ``featured_slot_close`` publishes the seed, freezes the top places and pays them, once.
 
 Lock order, everywhere: a heist row, then a slot row, then wallets (the ledger's own order).
@@ -21,25 +22,26 @@ Lock order, everywhere: a heist row, then a slot row, then wallets (the ledger's
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import catalogue
 from game.catalogue import Featured
 from game.domain import HeistSnapshot
-from game.engine import PLAYER, RIVAL, HeistState, seed_commitment
-from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist
+from game.engine import seed_commitment
+from game.models import FeaturedSlot
 from game.owners import Owner
 from game.selectors.featured import leaderboard_top
+from game.services.heists import heist_create
 from shop import services as shop_services
 from shop.models import Reason
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.locks import advisory_xact_lock
 
 logger = logging.getLogger(__name__)
 
@@ -67,15 +69,17 @@ def slot_slug(starts_at: dt.datetime, length: dt.timedelta) -> str:
     return f"{start:%Y-%m-%d-%H%M}"
 
 
+# The rotation's lock number from before locks were named (BLAKE2b of "featured-rotation", read
+# unsigned, less 2**63): kept as it was, so during a rolling deploy the beats of both releases
+# still queue on one lock.
+ROTATION_LOCK = -2164819665738630905
+
+
 def _rotation_lock() -> None:
     """Serialise reconciles (to the end of the transaction). PostgreSQL: an advisory lock, so a
     second run waits and then sees the first one's slots; SQLite runs one writing transaction
     at a time anyway. The unique start is the guarantee either way."""
-    if connection.vendor != "postgresql":
-        return
-    key = int.from_bytes(hashlib.blake2b(b"featured-rotation", digest_size=8).digest(), "big")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key - (1 << 63)])
+    advisory_xact_lock(ROTATION_LOCK)
 
 
 def _entry_after(previous: FeaturedSlot | None, rotation: tuple[Featured, ...]) -> int:
@@ -226,8 +230,6 @@ def featured_heist_start(*, owner: Owner, slug: str) -> HeistSnapshot:
     """Start the featured heist of slot ``slug``: 404 ``not_found`` for no such slot, 409
     ``slot_closed`` before its start or from its end on (whether or not the beat has closed it
     yet). Ranked for a signed-in player's first heist of the slot, else practice."""
-    from game.services.heists import heist_create  # heists imports this module
-
     slot = FeaturedSlot.objects.filter(pk=slug).first()
     if slot is None:
         raise _not_found()
@@ -251,91 +253,3 @@ def featured_heist_start(*, owner: Owner, slug: str) -> HeistSnapshot:
         ruleset=slot.ruleset,
         featured_slot=slot,
     )
-
-
-def featured_rank_claim(*, heist: Heist, owner: Owner, slot: FeaturedSlot) -> Heist:
-    """Insert ``heist`` (unsaved) as ranked when it is its player's first of the slot, else as
-    practice. Caller is atomic and holds the owner's start lock (heists._make_room), so the
-    check sees every earlier start of this player; the partial unique constraint
-    (heist_one_ranked_per_slot) makes a second ranked heist impossible even without it."""
-    heist.ranked = False
-    if owner.user_id is not None:
-        taken = Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True)
-        if not taken.exists():
-            heist.ranked = True
-            try:
-                with transaction.atomic():
-                    heist.save(force_insert=True)
-                return heist
-            except IntegrityError:
-                # A ranked heist of this player was inserted meanwhile: this one is practice.
-                heist.ranked = False
-    heist.save(force_insert=True)
-    return heist
-
-
-def _slot_share_lock(slug: str) -> tuple[dt.datetime, dt.datetime | None]:
-    """The slot's end and close, read under FOR SHARE (Django's ORM has no FOR SHARE): ranked
-    finishes of one slot never wait for each other, and the close's FOR UPDATE waits for them
-    all, as they wait for it. SQLite runs one writing transaction at a time: a plain read."""
-    if connection.vendor != "postgresql":
-        return FeaturedSlot.objects.values_list("ends_at", "closed_at").get(pk=slug)
-    table = connection.ops.quote_name(FeaturedSlot._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT ends_at, closed_at FROM {table} WHERE slug = %s FOR SHARE",  # noqa: S608
-            [slug],
-        )
-        ends_at, closed_at = cursor.fetchone()
-    return ends_at, closed_at
-
-
-def _tally_add(slug: str, score: int, margin: int) -> None:
-    """One more entry at (score, margin): a single upsert, so two finishes at once add 2."""
-    table = connection.ops.quote_name(FeaturedTally._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (slot_id, score, margin, entries) VALUES (%s, %s, %s, 1) "  # noqa: S608
-            "ON CONFLICT (slot_id, score, margin) DO UPDATE SET entries = "
-            f"{table}.entries + 1",
-            [slug, score, margin],
-        )
-
-
-def featured_heist_finished(*, heist: Heist, state: HeistState) -> int | None:
-    """A ranked heist just finished (``heist_finish``, same transaction, heist row locked): if
-    it finished inside its slot, put it on the leaderboard and pay the ranked bonus. Returns
-    the bonus paid, or None. Keyed by the heist (the entry's primary key, the ledger key), so
-    it happens once."""
-    if not heist.ranked or heist.user_id is None or heist.featured_slot_id is None:
-        return None
-    ends_at, closed_at = _slot_share_lock(heist.featured_slot_id)
-    if closed_at is not None or heist.finished_at >= ends_at:
-        return None  # finished after its slot: practice from here on (RULES.md)
-    score = state.score
-    margin = score[PLAYER] - score[RIVAL]
-    _, created = FeaturedEntry.objects.get_or_create(
-        heist_id=heist.pk,
-        defaults={
-            "slot_id": heist.featured_slot_id,
-            "user_id": heist.user_id,
-            "score": score[PLAYER],
-            "rival_score": score[RIVAL],
-            "margin": margin,
-            "finished_at": heist.finished_at,
-        },
-    )
-    if created:
-        _tally_add(heist.featured_slot_id, score[PLAYER], margin)
-    bonus = catalogue.active().prizes.ranked_finish
-    if bonus <= 0:
-        return None
-    shop_services.signs_credit(
-        user=heist.user_id,
-        amount=bonus,
-        reason=Reason.FEATURED,
-        key=f"featured-heist:{heist.pk}",
-        reference=f"heist:{heist.pk}",
-        memo="Ranked featured heist",
-    )
-    return bonus

@@ -15,7 +15,6 @@ The flow of a night (DESIGN.md section 3):
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Case, When
 from django.utils import timezone
 
@@ -52,13 +51,14 @@ from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_pers
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
-from game.services.featured import featured_heist_finished, featured_rank_claim
+from game.services.ranked import featured_heist_finished, featured_rank_claim
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
 from shop.models import SignsReason
 from shop.services import HeistSigns
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.locks import advisory_xact_lock
 
 
 def _engine_error(exc: EngineError, status_code: int = 400) -> ApplicationError:
@@ -84,12 +84,7 @@ def _owner_lock(owner: Owner) -> None:
     counting rows under FOR UPDATE would not see a heist another start is inserting. SQLite
     runs one writing transaction at a time anyway (IMMEDIATE), so it needs nothing more.
     """
-    if connection.vendor != "postgresql":
-        return
-    name = f"heist-start:{owner.user_id or ''}:{owner.guest_id}".encode()
-    key = int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big", signed=True)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+    advisory_xact_lock(f"heist-start:{owner.user_id or ''}:{owner.guest_id}")
 
 
 def _make_room(owner: Owner) -> int:

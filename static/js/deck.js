@@ -1,6 +1,6 @@
 // The Heist board (deck builder): live counts and reasons. Without this module every + and −
 // is a form submit and the server answers with the same reasons, so the page works either way.
-// The words are the server's (data-texts, from the one table in game/engine/text.py).
+// The words are the server's (data-texts, from game/presenters/words.py).
 const form = document.getElementById("deck-form");
 
 /** Fill a server template: fill("Add {missing} more cards", {missing: 2}). */

@@ -39,7 +39,7 @@ async function redraw() {
     headers: { Accept: "text/html" },
   });
   const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-  for (const id of ["shop-shelf", "shop-balance"]) {
+  for (const id of ["shop-shelf", "shop-balance", "header-signs"]) {
     const fresh = doc.getElementById(id);
     const here = document.getElementById(id);
     if (fresh && here) here.replaceWith(fresh);
@@ -61,7 +61,13 @@ if (root && root.dataset.signedIn === "true") {
     const price = Number(li.dataset.price);
     // One key per purchase the player means: a retry after a lost answer reuses it, so the
     // server buys once whatever the network did.
-    pending = { slug: li.dataset.slug, name: li.dataset.name, price, key: crypto.randomUUID() };
+    pending = {
+      slug: li.dataset.slug,
+      name: li.dataset.name,
+      kind: li.dataset.kind,
+      price,
+      key: crypto.randomUUID(),
+    };
     field("name").textContent = pending.name;
     field("price").textContent = String(price);
     field("balance").textContent = String(balance);
@@ -75,7 +81,7 @@ if (root && root.dataset.signedIn === "true") {
   async function confirmPurchase() {
     if (!pending) return;
     confirmButton.disabled = true;
-    const { slug, name, price, key } = pending;
+    const { slug, name, kind, price, key } = pending;
     const result = await api(
       "shop/purchases/",
       "POST",
@@ -94,22 +100,60 @@ if (root && root.dataset.signedIn === "true") {
     dialog.close();
     await redraw();
     say(`You bought ${name} for ${price} Signs. You hold ${result.data.balance} Signs now.`);
+    if (kind !== "crew") {
+      unveil(slug, name, kind);
+      return;
+    }
+    focusItem(slug);
+  }
+
+  function focusItem(slug) {
     document.getElementById(`name-${slug}`)?.setAttribute("tabindex", "-1");
     document.getElementById(`name-${slug}`)?.focus();
+  }
+
+  // A cosmetic just bought, shown big once: its own art from the shelf, in a dialog.
+  const unveilDialog = document.getElementById("shop-unveil");
+  let unveiled = null; // {slug, name, kind}
+
+  function unveil(slug, name, kind) {
+    const body = document.getElementById("unveil-template").content.cloneNode(true);
+    body.querySelector('[data-field="unveil-name"]').textContent = name;
+    const art = document.querySelector(`#item-${slug} .item-art`);
+    if (art) body.querySelector('[data-field="unveil-art"]').append(art.cloneNode(true));
+    for (const line of body.querySelectorAll("[data-kind-line]")) {
+      if (line.dataset.kindLine !== kind) line.remove();
+    }
+    unveilDialog.querySelector('[data-field="unveil"]').replaceChildren(body);
+    unveilDialog.querySelector('[data-field="unveil-message"]').textContent = "";
+    unveiled = { slug, name, kind };
+    unveilDialog.showModal();
+  }
+
+  function closeUnveil() {
+    const slug = unveiled?.slug;
+    unveiled = null;
+    unveilDialog.close();
+    if (slug) focusItem(slug);
   }
 
   async function equip(form) {
     // namedItem: `elements.item` is the collection's own item() method, not the field.
     const kind = form.elements.namedItem("kind").value;
     const item = form.elements.namedItem("item").value || null;
+    await wear(kind, item);
+  }
+
+  async function wear(kind, item) {
     const result = await api("collection/equipped/", "PUT", { kind, item });
     if (!result.ok) {
       say(errorText(result), true);
-      return;
+      return false;
     }
     await redraw();
     const li = item ? document.getElementById(`item-${item}`) : null;
     say(item ? `You now wear ${li?.dataset.name ?? item}.` : "Taken off: back to the default.");
+    return true;
   }
 
   root.addEventListener("click", (event) => {
@@ -125,6 +169,14 @@ if (root && root.dataset.signedIn === "true") {
     equip(form);
   });
   confirmButton.addEventListener("click", confirmPurchase);
+  document.getElementById("unveil-close").addEventListener("click", closeUnveil);
+  unveilDialog.addEventListener("close", () => {
+    unveiled = null;
+  });
+  document.getElementById("unveil-wear").addEventListener("click", async () => {
+    if (!unveiled) return;
+    if (await wear(unveiled.kind, unveiled.slug)) closeUnveil();
+  });
   document.getElementById("confirm-cancel").addEventListener("click", () => {
     pending = null;
     dialog.close();

@@ -7,6 +7,7 @@ Screenshots go to test-artifacts/screenshots/<run>/ and the folder is printed at
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import shutil
 import time
@@ -31,7 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 640}
-LANDSCAPE = {"width": 640, "height": 360}  # a phone held sideways
+LANDSCAPE = {"width": 640, "height": 360}  # a phone turned sideways
 DESKTOP = {"width": 1280, "height": 800}
 ADULT_BIRTH_DATE = "1990-04-02"
 
@@ -86,6 +87,25 @@ def site(_static_root, live_server, settings, transactional_db):
     return live_server.url
 
 
+@pytest.fixture
+def slot(site, settings):
+    """The slot in play now, with at least an hour left whatever the time of day (the browser
+    keeps the real clock, so the server's is not moved here)."""
+    from django.utils import timezone
+
+    from game.models import FeaturedSlot
+    from game.services.featured import EPOCH, featured_reconcile
+
+    now = timezone.now()
+    for minutes in (24 * 60, 24 * 60 - 1, 24 * 60 - 2):
+        length = dt.timedelta(minutes=minutes)
+        if length - (now - EPOCH) % length > dt.timedelta(hours=1):
+            break
+    settings.FEATURED_SLOT_MINUTES = minutes
+    featured_reconcile()
+    return FeaturedSlot.objects.get(starts_at__lte=now, ends_at__gt=now)
+
+
 class Shots:
     """Full-page screenshots named <page>-<size>.png in this run's folder."""
 
@@ -110,7 +130,7 @@ def size_name(viewport) -> str:
     """phone (portrait), landscape (a phone held sideways) or desktop."""
     if viewport["width"] <= 400:
         return "phone"
-    return "landscape" if viewport["height"] <= 400 else "desktop"
+    return "landscape" if viewport["height"] < 500 else "desktop"
 
 
 @pytest.fixture(scope="session")

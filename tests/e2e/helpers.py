@@ -7,9 +7,10 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import pass_age_check
+from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, pass_age_check
 
 SEAL = re.compile(r"^Seal")
+PASSWORD = "a long enough password 42"
 _axe = Axe()
 
 
@@ -32,6 +33,14 @@ def audit(page, shots, name: str) -> None:
     )
     assert not styled, f"{name}: inline style attribute {styled}"
     shots.take(page, name)
+
+
+def menu_link(page, name: str):
+    """A link of the header's menu, the menu opened first where it is folded (a phone)."""
+    menu = page.locator("#site-menu")
+    if menu.get_attribute("open") is None and page.locator("#site-menu > summary").is_visible():
+        page.locator("#site-menu > summary").click()
+    return page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True)
 
 
 def open_choices(page) -> None:
@@ -101,6 +110,30 @@ def sign_in_new_player(page, base: str, *, email: str, password: str):
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(base + "/")
     return user
+
+
+def sign_up(page, site: str) -> str:
+    """Sign up through the pages and confirm the address from the mail; returns the email. The
+    browser is signed in on the page the confirmation leads to."""
+    import uuid
+
+    from django.core import mail
+
+    email = f"player-{uuid.uuid4().hex[:8]}@example.com"
+    page.goto(site + "/accounts/signup/")
+    page.locator("input[name=email]").fill(email)
+    if page.locator("input[name=birth_date]").count():
+        page.locator("input[name=birth_date]").fill(ADULT_BIRTH_DATE)
+    page.locator("input[name=password1]").fill(PASSWORD)
+    page.locator("input[name=password2]").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/accounts/confirm-email/$"))
+    sent = next(m for m in reversed(mail.outbox) if email in m.to)
+    path = re.search(r"/accounts/confirm-email/[^/\s]+/", sent.body).group(0)
+    page.goto(site + path)
+    page.get_by_role("button", name="Confirm").click()
+    page.wait_for_url(re.compile(r"^(?!.*confirm-email)"))
+    return email
 
 
 def start_heist_by_api(page, base: str, **body) -> str:
@@ -211,3 +244,59 @@ FIXED_OR_STICKY = """
   .filter(e => e.getClientRects().length)
   .map(e => e.id || e.className || e.tagName)
 """
+
+
+# --- the board ------------------------------------------------------------------------------
+
+CHEAP_DECK = [
+    slug
+    for slug in (
+        "mirror-courier",
+        "paper-decoy",
+        "borrowed-face",
+        "coolant-carrier",
+        "spark",
+        "emergency-vent",
+    )
+    for _ in range(2)
+]
+
+
+def touch(viewport) -> bool:
+    """A phone (either way up) has a touch screen; the desktop has a mouse."""
+    return viewport is not DESKTOP
+
+
+def new_guest_board(page, base: str, *, rival: str = "Quiet Hands", level: str = "Rookie") -> None:
+    """From the home page, as a new guest: Play, the age screen, the defaults, Start."""
+    page.goto(base + "/")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play", exact=True).click()
+    page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/play/")
+    open_choices(page)  # the choices are folded under Quick heist
+    page.get_by_role("radio", name=rival, exact=True).check()
+    page.get_by_role("radio", name=level, exact=True).check()
+    page.get_by_role("button", name="Start the heist").click()
+    page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
+    expect(page.locator(".card").first).to_be_visible()
+
+
+def first_affordable_card(page):
+    return page.locator(".card:not(.unaffordable):not(.sent)").first
+
+
+def send_one(page, vault: int = 0) -> None:
+    sent = page.locator(".card.sent").count()
+    first_affordable_card(page).click()
+    page.locator(".vault:not(.closed)").nth(vault).click()
+    expect(page.locator(".card.sent")).to_have_count(sent + 1)
+
+
+def send_two(page) -> None:
+    send_one(page, 0)
+    send_one(page, 1)
+
+
+def seal(page) -> None:
+    page.get_by_role("button", name=SEAL).click()

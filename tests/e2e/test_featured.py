@@ -3,32 +3,12 @@ themself on its leaderboard; a second run is practice. The featured pages pass a
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
-import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, sign_in_new_player
-
-
-@pytest.fixture
-def slot(site, settings):
-    """The slot in play now, with at least an hour left whatever the time of day (the browser
-    keeps the real clock, so the server's is not moved here)."""
-    from game.models import FeaturedSlot
-    from game.services.featured import EPOCH, featured_reconcile
-
-    now = timezone.now()
-    for minutes in (24 * 60, 24 * 60 - 1, 24 * 60 - 2):
-        length = dt.timedelta(minutes=minutes)
-        if length - (now - EPOCH) % length > dt.timedelta(hours=1):
-            break
-    settings.FEATURED_SLOT_MINUTES = minutes
-    featured_reconcile()
-    return FeaturedSlot.objects.get(starts_at__lte=now, ends_at__gt=now)
 
 
 def test_player_plays_the_featured_heist_from_home_and_finds_themself(site, slot, new_page, shots):

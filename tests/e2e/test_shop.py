@@ -8,15 +8,20 @@ a guest, signed in, confirming, and wearing each board theme) and the board wear
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, open_choices
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.helpers import (
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    menu_link,
+    open_choices,
+    sign_up,
+)
 
-PASSWORD = "a long enough password 42"
 CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)
 BACK = ("back-neon", "Neon Alley", 80)
 THEMES = (("theme-vault", "Vault Steel"), ("theme-velvet", "Velvet Lounge"),
@@ -31,27 +36,6 @@ def site(site):
 
     shop_catalogue_load()
     return site
-
-
-def _sign_up(page, site: str) -> str:
-    """Sign up through the pages and confirm the address from the mail; returns the email."""
-    from django.core import mail
-
-    email = f"shopper-{uuid.uuid4().hex[:8]}@example.com"
-    page.goto(site + "/accounts/signup/")
-    page.locator("input[name=email]").fill(email)
-    if page.locator("input[name=birth_date]").count():
-        page.locator("input[name=birth_date]").fill(ADULT_BIRTH_DATE)
-    page.locator("input[name=password1]").fill(PASSWORD)
-    page.locator("input[name=password2]").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    page.wait_for_url(re.compile(r"/accounts/confirm-email/$"))
-    sent = next(m for m in reversed(mail.outbox) if email in m.to)
-    path = re.search(r"/accounts/confirm-email/[^/\s]+/", sent.body).group(0)
-    page.goto(site + path)
-    page.get_by_role("button", name="Confirm").click()
-    page.wait_for_url(re.compile(r"^(?!.*confirm-email)"))
-    return email
 
 
 def _start_from_picker(page, site: str, query: str = "") -> str:
@@ -79,10 +63,10 @@ def _balance(page) -> int:
     return int(page.locator("#shop-balance").get_attribute("data-balance"))
 
 
-def _buy_with_the_dialog(page, slug: str, name: str, price: int) -> None:
+def _buy_with_the_dialog(page, slug: str, name: str, price: int, shots=None) -> None:
     before = _balance(page)
     page.get_by_role("link", name=f"Buy {name} for {price} Signs").click()
-    dialog = page.get_by_role("dialog")
+    dialog = page.get_by_role("dialog", name=f"Buy {name}?")
     expect(dialog).to_be_visible()
     expect(dialog.locator('[data-field="price"]')).to_have_text(str(price))
     expect(dialog.locator('[data-field="balance"]')).to_have_text(str(before))
@@ -93,7 +77,25 @@ def _buy_with_the_dialog(page, slug: str, name: str, price: int) -> None:
         f"You bought {name} for {price} Signs. You hold {before - price} Signs now."
     )
     expect(page.locator("#shop-balance")).to_have_text(str(before - price))
+    # The header's Signs follow the purchase without a reload.
+    expect(page.locator("#header-signs")).to_have_attribute("data-balance", str(before - price))
     expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bowned\b"))
+    if not slug.startswith(("back-", "theme-", "title-")):
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        return
+    # A cosmetic is shown big, once, right after buying it.
+    unveil = page.get_by_role("dialog", name=name)
+    expect(unveil).to_be_visible()
+    art = unveil.locator(".card-back, .theme-preview, .title-plaque").first
+    box = art.bounding_box()
+    assert box["width"] >= 160 and box["height"] >= 120, box
+    if slug.startswith("back-"):
+        assert box["width"] >= 180 and box["height"] >= 252, box
+        assert slug in art.evaluate("e => getComputedStyle(e).backgroundImage")
+    if shots is not None:
+        audit(page, shots, f"shop-unveil-{slug}")
+    unveil.get_by_role("button", name="Not now").click()
+    expect(unveil).to_be_hidden()
 
 
 def _board_has_hooks(page) -> bool:
@@ -105,7 +107,7 @@ def _board_has_hooks(page) -> bool:
 @VIEWPORTS
 def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, viewport):
     page = new_page(viewport)
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
 
     # A first heist, played to its end: the result says what it earned.
     hid = _start_from_picker(page, site)
@@ -120,11 +122,11 @@ def test_a_new_player_earns_buys_wears_builds_and_plays(site, new_page, shots, v
 
     # The shop, through its link in the menu.
     page.goto(site + "/")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Shop").click()
+    menu_link(page, "Shop").click()
     page.wait_for_url(re.compile(r"/shop/$"))
     audit(page, shots, "shop-signed-in")
     _buy_with_the_dialog(page, *CREW)
-    _buy_with_the_dialog(page, *BACK)
+    _buy_with_the_dialog(page, *BACK, shots=shots)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.locator("#shop-live")).to_have_text(f"You now wear {BACK[1]}.")
     expect(page.locator(f"#item-{BACK[0]}")).to_have_class(re.compile(r"\bequipped\b"))
@@ -165,11 +167,11 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     expect(page.get_by_text("Sign in to buy.")).to_be_visible()
     audit(page, shots, "shop-guest")
 
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
     _grant(email, 600)
     for slug, name in THEMES:
         page.goto(site + "/shop/")
-        _buy_with_the_dialog(page, slug, name, 200)
+        _buy_with_the_dialog(page, slug, name, 200, shots=shots)
         page.get_by_role("button", name=f"Wear {name}").click()
         expect(page.locator(f"#item-{slug}")).to_have_class(re.compile(r"\bequipped\b"))
         audit(page, shots, f"shop-{slug}")
@@ -183,7 +185,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
     # The confirmation, open, and the page it stands for without JavaScript.
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
-    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.get_by_role("dialog", name=f"Buy {BACK[1]}?")).to_be_visible()
     audit(page, shots, "shop-confirm")
     page.goto(f"{site}/shop/buy/{BACK[0]}/")
     audit(page, shots, "shop-buy-page")
@@ -191,7 +193,7 @@ def test_the_shop_passes_axe_as_a_guest_and_wearing_each_theme(site, new_page, s
 
 def test_buying_without_javascript(site, new_page, shots):
     page = new_page(PHONE, java_script_enabled=False)
-    email = _sign_up(page, site)
+    email = sign_up(page, site)
     _grant(email, 100)
     page.goto(site + "/shop/")
     page.get_by_role("link", name=f"Buy {BACK[1]} for {BACK[2]} Signs").click()
@@ -201,6 +203,14 @@ def test_buying_without_javascript(site, new_page, shots):
     page.get_by_role("button", name=f"Confirm: pay {BACK[2]} Signs").click()
     page.wait_for_url(re.compile(r"/shop/"))
     expect(page.get_by_text(f"You bought {BACK[1]} for {BACK[2]} Signs.")).to_be_visible()
+    # Shown big, once, right after buying: the panel on the shelf the purchase returned to.
+    unveil = page.get_by_role("region", name=BACK[1])
+    expect(unveil).to_be_visible()
+    box = unveil.locator(f'.card-back[data-card-back="{BACK[0]}"]').bounding_box()
+    assert box["width"] >= 180 and box["height"] >= 252, box
+    shots.take(page, "shop-unveil-no-js")
+    page.reload()
+    expect(page.get_by_role("region", name=BACK[1])).to_have_count(0)
     page.get_by_role("button", name=f"Wear {BACK[1]}").click()
     expect(page.get_by_text(f"You now wear {BACK[1]}.")).to_be_visible()
     expect(page.get_by_role("button", name=f"Take off {BACK[1]}")).to_be_visible()

@@ -62,7 +62,7 @@ def make_finished_heist(slot: FeaturedSlot, user, *, ranked: bool = True) -> Hei
 
 
 def make_entry(slot, user, *, score: int, rival_score: int, finished_at) -> FeaturedEntry:
-    from game.services.featured import _tally_add
+    from game.services.ranked import _tally_add
 
     heist = make_finished_heist(slot, user)
     _tally_add(slot.slug, score, score - rival_score)

@@ -303,8 +303,9 @@ def test_ranked_finish_earns_the_bonus_once_practice_nothing_more(slot, player):
     # Finishing again is impossible; a second call of the hook pays nothing more.
     heist = Heist.objects.get(pk=ranked["id"])
     from game.selectors.heists import heist_snapshot
+    from game.services.ranked import featured_heist_finished
 
-    featured_services.featured_heist_finished(heist=heist, state=heist_snapshot(heist).state)
+    featured_heist_finished(heist=heist, state=heist_snapshot(heist).state)
     assert Transaction.objects.filter(key__startswith="featured-heist:").count() == 1
     assert wallet_balance(user=user) == 2 * usual + 25
     call_command("check_signs_ledger")

@@ -4,12 +4,13 @@ board frame, the result and the replay (the browser-driven checks are in tests/e
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
 
 from game.engine.rules import get_ruleset
-from game.engine.text import encounter_lines
+from game.presenters.words import encounter_lines
 from game.services.catalogue import catalogue_load
 from game.views import SESSION_DECK
 from tests.game.conftest import make_player, post, start
@@ -126,7 +127,10 @@ def test_signed_in_player_sees_signs_on_the_result():
     if awarded is None:
         expected = "No Signs were awarded for this heist."
     else:
-        expected = f"You earned <strong>{awarded} Sign{'' if awarded == 1 else 's'}</strong>"
+        expected = f"You earned {awarded} Sign{'' if awarded == 1 else 's'} for this heist."
+        # And the ledger's line for it, by reason.
+        line = rf'<li data-amount="{awarded}"><span class="signs-amount">\+{awarded}</span> '
+        assert re.search(line + r"(Won|Drew|Lost) at \w+</li>", html)
     assert expected in html
     assert "sign in to earn" not in html.lower()
 

@@ -42,7 +42,7 @@ def _before(html: str, first: str, then: str) -> bool:
 
 def test_the_menu_links_the_rules_page():
     html = Client().get("/").content.decode()
-    nav = re.search(r'<nav aria-label="Main">.*?</nav>', html, flags=re.S)[0]
+    nav = re.search(r'<nav [^>]*aria-label="Main">.*?</nav>', html, flags=re.S)[0]
     assert 'href="/rules/"' in nav and ">Rules<" in nav
     rules = Client().get("/rules/").content.decode()
     assert re.search(r'href="/rules/" aria-current="page"', rules)
@@ -50,9 +50,9 @@ def test_the_menu_links_the_rules_page():
 
 def test_quick_heist_is_on_top_and_one_post_starts_a_heist(guest):
     html = guest.get("/play/").content.decode()
-    assert _before(html, ">Quick heist</button>", '<details class="more-choices"')
+    assert _before(html, ">Quick heist</button>", '<details class="more-choices setup"')
     # The choices are folded (a closed disclosure) below it.
-    assert re.search(r'<details class="more-choices">\s*<summary>', html)
+    assert re.search(r'<details class="more-choices setup">\s*<summary>', html)
     fields = _form(html, "Quick heist")
     assert fields["rival"] and fields["difficulty"] and fields["deck"]
     assert fields["encounter"] == ""
@@ -65,10 +65,10 @@ def test_quick_heist_is_on_top_and_one_post_starts_a_heist(guest):
 
 def test_the_choices_open_when_asked_for_or_after_an_error(guest):
     html = guest.get("/play/?rival=furnace").content.decode()
-    assert '<details class="more-choices" open>' in html
+    assert '<details class="more-choices setup" open>' in html
     assert re.search(r'value="furnace" aria-describedby="rival-furnace-tag" checked', html)
     refused = guest.post("/play/", {"rival": "nobody", "difficulty": "rookie"})
-    assert '<details class="more-choices" open>' in refused.content.decode()
+    assert '<details class="more-choices setup" open>' in refused.content.decode()
 
 
 def test_an_encounter_card_says_its_changes_once(guest):

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from game.models import Heist
 from game.presenters import catalogue as present_catalogue
 from game.presenters import heists as present_heists
+from game.presenters import replay as present_replay
 from game.presenters.render import present
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_snapshot
@@ -43,8 +44,8 @@ def test_heist_answers_render_as_drf_renders_their_declarations(guest):
         night = present_heists._night_data(snapshot.nights[-1])
         _same(present_heists.SealOutputSerializer, {"result": night, "heist": data})
         _same(
-            present_heists.ReplaySerializer,
-            present_heists.replay_record(snapshot.heist, snapshot.nights),
+            present_replay.ReplaySerializer,
+            present_replay.replay_record(snapshot.heist, snapshot.nights),
         )
 
 

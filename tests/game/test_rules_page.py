@@ -28,9 +28,11 @@ def _page() -> str:
 
 def _crew_rows(html: str) -> dict[str, tuple[str, int, int]]:
     rows = re.findall(
-        r'<tr data-crew="([^"]+)">\s*<th scope="row">([^<]+)</th><td class="cost">(\d+)</td>'
-        r'<td class="power">(\d+)</td>',
+        r'<tr data-crew="([^"]+)"[^>]*>\s*<th scope="row"[^>]*>.*?'
+        r'<span class="crew-name">([^<]+)</span>.*?</th>'
+        r'<td class="cost"[^>]*>(\d+)</td><td class="power"[^>]*>(\d+)</td>',
         html,
+        flags=re.S,
     )
     return {slug: (name, int(cost), int(power)) for slug, name, cost, power in rows}
 

@@ -12,7 +12,7 @@ from django.db import connections
 from django.test import Client
 
 from game.engine import DEFAULT_VERSION, get_ruleset
-from shop import selectors, services
+from shop import presenters, selectors, services
 from shop.models import IdempotencyRecord, Ownership, Purchase, Transaction
 from tests.game.test_schema import _check
 from tests.shop.conftest import balance, entries_sum, new_user, wallet
@@ -125,11 +125,11 @@ def test_a_night_market_crew_bought_joins_the_crew_a_deck_may_hold(rich):
     assert selectors.unowned_crew(rich, ["night-owl", "fence"]) == ["fence"]
     assert selectors.unowned_crew(None, ["night-owl"]) == ["night-owl"]
     after = client.get(COLLECTION).json()["crew"]
-    assert after == selectors.collection(rich)["crew"]
+    assert after == presenters.collection(rich)["crew"]
     # In a ruleset of the Night Market (the route shows the default ruleset's types).
-    assert "night-owl" in selectors.collection(rich, ruleset="2026.12")["crew"]
-    assert "fence" not in selectors.collection(rich, ruleset="2026.12")["crew"]
-    assert "night-owl" not in selectors.collection(None, ruleset="2026.12")["crew"]
+    assert "night-owl" in presenters.collection(rich, ruleset="2026.12")["crew"]
+    assert "fence" not in presenters.collection(rich, ruleset="2026.12")["crew"]
+    assert "night-owl" not in presenters.collection(None, ruleset="2026.12")["crew"]
     if "night-owl" in get_ruleset(DEFAULT_VERSION).crew:
         assert set(after) - set(before) == {"night-owl"}
 

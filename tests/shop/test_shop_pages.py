@@ -80,8 +80,10 @@ def test_the_shelf_shows_the_balance_prices_and_buy_links(client):
     assert "80 Signs" in html
     assert "Sign in to buy" not in html
     assert "js/shop.js" in html
-    # A 250-Sign crew: the shelf says how many are missing.
-    assert "120 more Signs needed" in html
+    # A 250-Sign crew: the shelf says how many are missing, and offers no Buy link for it.
+    assert "You need <b>120</b> more Signs" in html
+    assert 'href="/shop/buy/double-agent/"' not in html
+    assert 'disabled aria-describedby="short-double-agent">Buy</button>' in html
 
 
 def test_confirming_shows_price_balance_and_after_and_buys_once(client):
@@ -96,10 +98,13 @@ def test_confirming_shows_price_balance_and_after_and_buys_once(client):
     assert len(key) == 32
     form = {"idempotency_key": key, "price": "80"}
     answer = client.post(f"/shop/buy/{BACK}/", form, follow=True)
-    assert answer.redirect_chain[0][0] == f"/shop/#item-{BACK}"
-    assert "You bought Midnight Lattice for 80 Signs. You hold 50 Signs now." in (
-        answer.content.decode()
-    )
+    # A cosmetic: the shelf opens on it, shown big once.
+    assert answer.redirect_chain[0][0] == "/shop/#unveil"
+    shown = answer.content.decode()
+    assert "You bought Midnight Lattice for 80 Signs. You hold 50 Signs now." in shown
+    assert '<section class="unveil unveil-panel" id="unveil"' in shown
+    assert f'data-card-back="{BACK}"' in shown[shown.index('id="unveil"') :]
+    assert 'id="unveil"' not in client.get("/shop/").content.decode()
     after = _state(user)
     assert after[0] == after[1] == 50 and after[2] == [BACK] and after[4] == 1
     # The same form sent again (a double click, a reload): the first answer, nothing more.

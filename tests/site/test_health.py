@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.site.fresh import run_django
-from veyltak_site.health import WORKER_KEY, WORKERS_KEY, worker_gone, worker_heard
+from veyltak_site.workers import WORKER_KEY, WORKERS_KEY, worker_gone, worker_heard
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from game.models import Heist
-from game.presenters.heists import replay
+from game.presenters.replay import replay
 from game.selectors.heists import heist_nights
 from veyltak_site.exceptions import ApplicationError
 

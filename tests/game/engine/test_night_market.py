@@ -26,6 +26,7 @@ from game.engine import text as words
 from game.engine.crew import CONDITION_KINDS, Condition, NightContext
 from game.engine.replay import main as replay_main
 from game.engine.replay import replay
+from game.presenters import words as site_words
 from tests.game.engine.helpers import CV, MA, ST, play_recorded, position, powers
 
 NM = get_ruleset("2026.12")
@@ -134,7 +135,7 @@ def test_rules_text_of_each_night_market_effect():
 
 
 def test_the_rules_page_words_widen_with_the_ruleset():
-    old, new = words.rules_page(OLD), words.rules_page(NM)
+    old, new = site_words.rules_page(OLD), site_words.rules_page(NM)
     reveal_old, reveal_new = dict(old["steps"])["Reveal"], dict(new["steps"])["Reveal"]
     assert "night's number" not in reveal_old and "Loot at the crew's vault" not in reveal_old
     assert "the night's number and this night's Loot at the crew's vault" in reveal_new

@@ -17,6 +17,7 @@ from game.engine import (
 )
 from game.engine.crew import CONDITION_KINDS
 from game.engine.errors import DECK_ERROR_CODES, PLAN_ERROR_CODES
+from game.presenters import words
 from tests.game.engine.helpers import position
 
 
@@ -47,7 +48,7 @@ def test_the_rival_side_words_of_each_condition():
     assert reasons["signal-thief: the rival's Heat started at 4 or more"] == (
         "your Heat started at 4 or more"
     )
-    line = text.breakdown_line(
+    line = words.breakdown_line(
         [
             {"kind": "base", "amount": 1, "reason": ""},
             {"kind": "boost", "amount": 2, "reason": ""},
