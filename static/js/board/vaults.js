@@ -9,6 +9,9 @@ import { state, handCard, lastWinners } from "./state.js";
 import { vaultMarks } from "./encounter.js";
 
 const part = (slug, name) => $(`vault-${slug}-${name}`);
+// What the vault's one button is described by: everything the vault shows.
+const PARTS = ["loot", "marks", "last", "power", "you", "rival", "verdict"];
+const describe = (slug) => part(slug, "hit").setAttribute("aria-describedby", PARTS.map((name) => `vault-${slug}-${name}`).join(" "));
 export const vaultEl = (slug) => $(`vault-${slug}`);
 export const vaultSlugs = () => RULES.vaults.map((v) => v.slug);
 
@@ -108,6 +111,7 @@ export function drawPlanVaults() {
     last.className = `last-night${won ? ` won-${won}` : ""}`;
     last.textContent = won === "you" ? t("last_yours") : won === "rival" ? t("last_rivals") : "";
     const hit = part(slug, "hit");
+    describe(slug);
     hit.replaceChildren(h("span", { class: "visually-hidden" }, t("send_to", { vault: vault.name })));
     if (vault.closed) hit.setAttribute("aria-disabled", "true");
     else hit.removeAttribute("aria-disabled");
@@ -133,6 +137,7 @@ export function prepareNight(result, mode) {
     part(slug, "power").replaceChildren();
     part(slug, "last").textContent = "";
     const hit = part(slug, "hit");
+    describe(slug);
     hit.replaceChildren(h("span", { class: "visually-hidden" }, t("vault_night", { vault: vaultName(slug) })));
     hit.removeAttribute("aria-disabled");
   }
