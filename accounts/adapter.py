@@ -4,7 +4,6 @@ import contextlib
 import secrets
 from types import SimpleNamespace
 
-from allauth.account import app_settings as account_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
 from allauth.core.exceptions import ImmediateHttpResponse
@@ -13,17 +12,9 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts import gate, selectors, services
+from accounts.limits import login_failed_wait
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.throttling import too_many_requests
-
-
-def login_failed_wait() -> int:
-    """Seconds a sign-in refused for too many failures waits: the longest period among
-    allauth's `login_failed` rates (ACCOUNT_RATE_LIMITS), which is when it surely opens."""
-    from allauth.core.internal.ratelimit import parse_rates
-
-    rates = parse_rates(account_settings.RATE_LIMITS.get("login_failed"))
-    return int(max((rate.duration for rate in rates), default=60))
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -1,5 +1,8 @@
 from drf_spectacular.authentication import SessionScheme
+from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
+
+from veyltak_site import throttling
 
 
 class CsrfSessionAuthentication(SessionAuthentication):
@@ -15,6 +18,18 @@ class CsrfSessionAuthentication(SessionAuthentication):
         if result is None:
             self.enforce_csrf(request)
         return result
+
+    def enforce_csrf(self, request):
+        # A refused post counts at its own door (veyltak_site/csrf.py); over the limit it is
+        # answered 429 rate_limited, as every limited door is.
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied:
+            # Django's request: DRF's would authenticate again to learn who is asking.
+            wait = throttling.hit("csrf_refused", getattr(request, "_request", request))
+            if wait is not None:
+                raise exceptions.Throttled(wait) from None
+            raise
 
 
 class CsrfSessionScheme(SessionScheme):

@@ -9,13 +9,19 @@ from __future__ import annotations
 import datetime as dt
 
 from allauth.account.adapter import get_adapter
+from allauth.account.forms import AddEmailForm as AllauthAddEmailForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.core import context
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.mfa.base import forms as mfa_forms
 from django import forms
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, names, selectors
+from accounts.limits import login_failed_wait
+from veyltak_site.throttling import too_many_requests
 
 _INVALID_DATE = "Please enter a valid date."
 _EMAIL_INDEX = "accounts_user_email_ci"  # the unique index of accounts migration 0003
@@ -87,6 +93,14 @@ class SignupForm(AllauthSignupForm):
             )
         return handle
 
+    def validate_unique_email(self, value):
+        # allauth counts an address as in use when any account lists it, confirmed or not, so
+        # an address added to some other account and never confirmed kept its owner out (a
+        # "check your email" page and no mail). In use means held (selectors.email_held);
+        # the answer is allauth's either way: the same page, and a mail to the address.
+        self.account_already_exists = selectors.email_held(value)
+        return get_adapter().validate_unique_email(value)
+
     def try_save(self, request):
         """Save the account, or answer as for an address in use when a sign-up with the same
         address, sent at the same moment, saved first.
@@ -115,6 +129,20 @@ class SignupForm(AllauthSignupForm):
         self.gate_passed = True
         # Only the verdict goes on: the date is not needed (nor kept) past this line.
         return None
+
+
+class AddEmailForm(AllauthAddEmailForm):
+    """The email page's "add an address": never an address another account holds, whatever
+    its case (issue 27, S3). allauth's enumeration prevention lets it through unconfirmed, so
+    one address sat on two accounts. Like allauth where uniqueness and enumeration prevention
+    meet, uniqueness wins: the form says the address is in use, to a signed-in player only
+    (sign-up still says nothing), and sends no mail."""
+
+    def clean_email(self):
+        value = super().clean_email()
+        if selectors.email_held(value, exclude_user=self.user):
+            raise get_adapter().validation_error("email_taken")
+        return value
 
 
 class AgeCheckForm(forms.Form):
@@ -160,3 +188,27 @@ class DeleteAccountForm(forms.Form):
         if not get_adapter().reauthenticate(self.user, password):
             raise forms.ValidationError("That password is not right.", code="wrong_password")
         return password
+
+
+class _CodeLimitAnswers429:
+    """allauth's second-factor forms count wrong codes against `login_failed` (5 per account
+    in 5 minutes, ACCOUNT_RATE_LIMITS) and, over it, show the form again with "Too many failed
+    login attempts". Every limited door of the site answers 429 `rate_limited` with
+    Retry-After instead (veyltak_site.throttling), so these do too (MFA_FORMS in settings)."""
+
+    def clean_code(self):
+        try:
+            return super().clean_code()
+        except forms.ValidationError as exc:
+            if exc.code == "too_many_login_attempts":
+                answer = too_many_requests(context.request, login_failed_wait())
+                raise ImmediateHttpResponse(answer) from None
+            raise
+
+
+class MFAAuthenticateForm(_CodeLimitAnswers429, mfa_forms.AuthenticateForm):
+    """The code asked at sign-in."""
+
+
+class MFAReauthenticateForm(_CodeLimitAnswers429, mfa_forms.ReauthenticateForm):
+    """The code asked again before a sensitive change (and by the admin: accounts/admin.py)."""

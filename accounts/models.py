@@ -1,9 +1,9 @@
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from accounts.names import HANDLE_MAX, generated_handle
+from accounts.names import HANDLE_MAX, generated_handle, handle_keys
 
 
 class Profile(models.Model):
@@ -44,6 +44,28 @@ class Profile(models.Model):
     def __str__(self) -> str:
         return self.handle
 
+    def save(self, *args, **kwargs):
+        # The handle and its look-alike keys change together, or not at all: a key another
+        # profile holds makes the whole save fail (IntegrityError), the handle included.
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            keys = handle_keys(self.handle)
+            if set(self.handle_keys.values_list("key", flat=True)) != keys:
+                self.handle_keys.all().delete()
+                HandleKey.objects.bulk_create(HandleKey(profile=self, key=key) for key in keys)
+
+
+class HandleKey(models.Model):
+    """One look-alike key of a profile's handle (accounts.names.handle_keys: the TR39
+    skeleton of the handle as shown and of its case-folded form). Every key is unique, so two
+    handles that look alike, in some case, cannot both be held, however the requests race."""
+
+    key = models.TextField(unique=True)
+    profile = models.ForeignKey(Profile, on_delete=models.CASCADE, related_name="handle_keys")
+
+    def __str__(self) -> str:
+        return self.key
+
 
 class GateRecord(models.Model):
     """The age gate's verdict for one browser, kept on the server (accounts/gate.py).
@@ -76,3 +98,26 @@ class GateRecord(models.Model):
 
     def __str__(self) -> str:
         return f"gate {self.key[:8]}"
+
+
+class PersonUse(models.Model):
+    """Something a person may have once (the welcome grant, a featured slot's ranked try),
+    kept after their account is deleted so a new account with the same address does not get
+    it again (issue 27, S4).
+
+    ``person`` is a keyed hash of the normalised address (accounts.persons.person_key: HMAC
+    SHA-256 with a key derived from SECRET_KEY), never the address: it answers "was this
+    address here before?" for someone who holds the address and the server's key, and
+    nothing else. ``what`` names the use (``welcome``, ``featured-ranked:<slot>``)."""
+
+    person = models.CharField(max_length=64)
+    what = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["person", "what"], name="personuse_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person[:8]}: {self.what}"

@@ -11,13 +11,31 @@ is the plain one.
 The handle is the public name (leaderboards, the heist API's ``player``): letters, digits and
 marks of any script with ``_``, ``-`` and ``.`` between them, unique without regard to case,
 never generated from or equal to the email. The display name is shown to its owner only.
+
+Two handles that look alike are one handle (issue 27, S6). A handle's look-alike keys
+(:func:`handle_keys`) are its Unicode TR39 *skeleton* (NFD, each character replaced by its
+prototype from Unicode's ``confusables.txt``, NFD again: a Cyrillic ``a`` (U+0430) is a Latin ``a``,
+``1`` and ``I`` are ``l``, ``m`` is ``rn``), case-folded and taken again until it no longer
+changes; once of the handle as shown (``I`` looks like ``l``) and once of its case-folded form
+(``straße`` and ``STRASSE`` are one word; ``NIGHTOWL`` is ``nightowl``). Two handles that share
+a key are one: the database keeps every key unique (``accounts.models.HandleKey``). A few words
+are the site's own and no player's (:data:`RESERVED`), whatever the look-alike, case,
+separators or trailing digits.
+
+``accounts/data/confusables.txt`` is Unicode's data file (UTS #39, version 13.0.0, with its
+copyright and terms in its header), read as it is published: to follow a newer Unicode, drop
+in the newer file and add a migration that recomputes the ``HandleKey`` rows. No well-kept
+Python package offers the skeleton without building ICU (PyICU needs ICU's headers and a
+compiler, which `make run` must not), and the algorithm is the few lines below.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import unicodedata
+from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
@@ -36,6 +54,17 @@ _SEPARATORS = "_-."
 
 # Generated handles: no vowels to spell words, no look-alike characters (0/o, 1/l).
 _ALPHABET = "bcdfghjkmnpqrstvwxz23456789"
+
+
+# The site's own words: no handle may look like one of them.
+RESERVED = (
+    "admin", "administrator", "staff", "moderator", "mod", "support", "help", "helpdesk",
+    "system", "root", "official", "security", "veyltak",
+)  # fmt: skip
+# The site's name may not appear anywhere in a handle ("veyltak_team").
+_BRAND = "veyltak"
+
+_CONFUSABLES = Path(__file__).resolve().parent / "data" / "confusables.txt"
 
 
 def _invisible(char: str) -> bool:
@@ -68,6 +97,55 @@ def normalise(value: str) -> str:
     return unicodedata.normalize("NFKC", value or "").strip(" ")
 
 
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """confusables.txt: ``source ; prototype ; type # comment``, code points in hex."""
+    table = {}
+    for line in _CONFUSABLES.read_text(encoding="utf-8-sig").splitlines():
+        data = line.split("#", 1)[0].strip()
+        if data:
+            source, prototype, _ = (field.strip() for field in data.split(";"))
+            table[chr(int(source, 16))] = "".join(chr(int(c, 16)) for c in prototype.split())
+    return table
+
+
+def skeleton(value: str) -> str:
+    """The TR39 skeleton (UTS #39 section 4): equal skeletons mean the strings look alike."""
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", value)
+    return unicodedata.normalize("NFD", "".join(table.get(char, char) for char in decomposed))
+
+
+def _key(value: str) -> str:
+    key = value
+    for _ in range(4):  # two rounds settle every handle; the bound is for safety
+        folded = skeleton(key).casefold()
+        if folded == key:
+            break
+        key = folded
+    return key
+
+
+def handle_keys(handle: str) -> frozenset[str]:
+    """The look-alike keys of a handle: two handles that share one look alike, in some case."""
+    shown = normalise(handle)
+    return frozenset({_key(shown), _key(shown.casefold())})
+
+
+def _reserved(handle: str) -> bool:
+    core = "".join(char for char in handle if char not in _SEPARATORS)
+    core = core.rstrip("0123456789") or core  # staff-2, admin_1
+    brand = _key(_BRAND)
+    return bool(handle_keys(core) & _reserved_keys()) or any(
+        brand in key for key in handle_keys(handle)
+    )
+
+
+@functools.cache
+def _reserved_keys() -> frozenset[str]:
+    return frozenset().union(*(handle_keys(word) for word in RESERVED))
+
+
 def clean_handle(value: str, *, emails: list[str] | tuple[str, ...] = ()) -> str:
     """The handle as stored (NFKC, trimmed), or ValidationError. ``emails``: the account's
     addresses; a handle that is one of them, or the part of one before the ``@``, is refused
@@ -89,6 +167,10 @@ def clean_handle(value: str, *, emails: list[str] | tuple[str, ...] = ()) -> str
             continue
         raise ValidationError(
             "Use letters and digits, with _ - or . between them.", code="handle_characters"
+        )
+    if _reserved(handle):
+        raise ValidationError(
+            "That name is reserved for the site: choose another.", code="handle_reserved"
         )
     folded = handle.casefold()
     for email in emails:

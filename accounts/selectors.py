@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 
-from accounts import extensions, gate
-from accounts.models import Profile
+from accounts import extensions, gate, names, persons
+from accounts.models import PersonUse, Profile
 
 
 def profile_get(*, user: AbstractBaseUser) -> Profile | None:
@@ -41,10 +43,46 @@ def public_handles(*, user_ids: list[int]) -> dict[int, str]:
 
 
 def handle_taken(handle: str, *, exclude_user: AbstractBaseUser | None = None) -> bool:
-    taken = Profile.objects.filter(handle__iexact=handle)
+    """Another player's handle is this one in another case, or looks like it in some case (a
+    look-alike key in common: accounts.names.handle_keys). The database's unique indexes
+    decide a race."""
+    keys = names.handle_keys(handle)
+    taken = Profile.objects.filter(Q(handle__iexact=handle) | Q(handle_keys__key__in=keys))
     if exclude_user is not None:
         taken = taken.exclude(user=exclude_user)
     return taken.exists()
+
+
+def email_held(email: str, *, exclude_user: AbstractBaseUser | None = None) -> bool:
+    """An account holds ``email`` (whatever its case): as the address it signed up with (its
+    ``email``, confirmed or not yet), or as an address it confirmed. An address merely added
+    to an account and never confirmed is a claim nobody proved: it holds nothing (issue 27,
+    S3)."""
+    accounts = get_user_model().objects.filter(email__iexact=email)
+    verified = EmailAddress.objects.filter(email__iexact=email, verified=True)
+    if exclude_user is not None:
+        accounts = accounts.exclude(pk=exclude_user.pk)
+        verified = verified.exclude(user=exclude_user)
+    return accounts.exists() or verified.exists()
+
+
+def person_keys(*, user_id: int) -> set[str]:
+    """The keyed hashes of a player's addresses: the one they signed up with and every one
+    they confirmed (accounts.persons)."""
+    addresses = set(
+        EmailAddress.objects.filter(user_id=user_id, verified=True).values_list("email", flat=True)
+    )
+    account = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
+    if account:
+        addresses.add(account)
+    return {persons.person_key(address) for address in addresses if address}
+
+
+def person_used(*, user_id: int, what: str) -> bool:
+    """A deleted account of the same person (an address in common) had ``what`` already: the
+    welcome grant, a slot's ranked try (issue 27, S4)."""
+    keys = person_keys(user_id=user_id)
+    return bool(keys) and PersonUse.objects.filter(person__in=keys, what=what).exists()
 
 
 def user_display(user: AbstractBaseUser) -> str:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts import gate, names, selectors
-from accounts.models import GateRecord, Profile
+from accounts.models import GateRecord, PersonUse, Profile
 from accounts.signals import account_deleting
 from veyltak_site.exceptions import ApplicationError
 
@@ -48,8 +48,9 @@ def profile_update(
     """Change the player's display name and/or public handle (None: leave it as it is).
 
     Both are checked by accounts/names.py (codes ``invisible_character``, ``handle_length``,
-    ``handle_characters``, ``handle_is_email``...); a handle another player holds, whatever
-    its case, is ``handle_taken`` (the database's unique index decides a race).
+    ``handle_characters``, ``handle_is_email``, ``handle_reserved``...); a handle another
+    player holds, whatever its case, or one that looks like it (its TR39 skeleton), is
+    ``handle_taken`` (the database's unique indexes decide a race).
     """
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
     fields = []
@@ -65,8 +66,7 @@ def profile_update(
         except ValidationError as exc:
             raise _name_error("handle", exc) from None
         fields.append("handle")
-        taken = Profile.objects.filter(handle__iexact=profile.handle).exclude(pk=profile.pk)
-        if taken.exists():
+        if selectors.handle_taken(profile.handle, exclude_user=user):
             raise _handle_taken()
     try:
         with transaction.atomic():
@@ -129,10 +129,38 @@ def sessions_clear_expired() -> int:
 
 
 @transaction.atomic
+def email_claims_clear(*, email_address: EmailAddress) -> int:
+    """Once an account has confirmed an address, other accounts' unconfirmed claims on it
+    (added on the email page, never confirmed: nobody proved them) go, whatever their case,
+    so the address sits on one account. Returns how many went."""
+    deleted, _ = (
+        EmailAddress.objects.filter(email__iexact=email_address.email, verified=False)
+        .exclude(user_id=email_address.user_id)
+        .exclude(primary=True)
+        .delete()
+    )
+    return deleted
+
+
+def person_uses_record(*, user: AbstractBaseUser, whats: list[str]) -> int:
+    """Keep that the person behind ``user`` had each of ``whats`` (accounts.persons), against
+    the keyed hash of each of their addresses, for when their account is gone. Called by the
+    apps that grant such things, from ``account_deleting``. Returns the rows written."""
+    keys = selectors.person_keys(user_id=user.pk)
+    rows = PersonUse.objects.bulk_create(
+        [PersonUse(person=key, what=what) for key in sorted(keys) for what in whats],
+        ignore_conflicts=True,
+    )
+    return len(rows)
+
+
+@transaction.atomic
 def account_delete(*, user: AbstractBaseUser) -> None:
     """Remove the player's personal data: emails, profile and attestation, then the user.
 
-    Receivers of `account_deleting` (the heist app) anonymise what is kept before the row goes.
+    Receivers of `account_deleting` (the heist app, the shop) anonymise what is kept before
+    the row goes, and keep what the person may have only once (``person_uses_record``: a
+    keyed hash of each address, never the address).
     """
     account_deleting.send(sender=type(user), user=user)
     EmailAddress.objects.filter(user=user).delete()

@@ -53,7 +53,9 @@ _SLOT_404 = {"404": "`not_found`: no such featured slot."}
 
 
 def _slot_or_404(slug: str):
-    slot = featured_selectors.slot_get(slug=slug)
+    # A slot not yet open is no slot here: nothing of it beyond GET /api/v1/featured/'s
+    # `next` (issue 27, S7).
+    slot = featured_selectors.slot_shown(slug=slug, now=timezone.now())
     if slot is None:
         raise ApplicationError("not_found", "There is no such featured heist.", status_code=404)
     return slot

@@ -324,14 +324,17 @@ class FeaturedEntry(models.Model):
     margin, then the earlier finish (RULES.md); the heist id settles the rest, so the order is
     total. The index serves the top of the board and the ties of one player's rank; the
     entries before those are counted from :class:`FeaturedTally` (game.selectors.featured,
-    bench/leaderboard.py). Entries are never deleted (their heists never are).
+    bench/leaderboard.py). An entry is deleted only when its player's account is, while its
+    slot is not closed yet (game.services.featured.featured_account_leaving): the places and
+    prizes go to the next players; a closed board keeps it, nameless.
     """
 
     heist = models.OneToOneField(
         Heist, primary_key=True, on_delete=models.CASCADE, related_name="featured_entry"
     )
     slot = models.ForeignKey(FeaturedSlot, on_delete=models.CASCADE, related_name="entries")
-    # SET_NULL: a deleted account's entry stays (the board keeps its shape), shown nameless.
+    # SET_NULL: on a closed slot's board a deleted account's entry stays as it was paid,
+    # shown nameless (open slots' boards drop it first: featured_account_leaving).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

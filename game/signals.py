@@ -8,6 +8,7 @@ from django.dispatch import receiver
 from accounts.guest import guest_id
 from accounts.signals import account_deleting
 from game.services.heists import heists_anonymise, heists_claim_guest
+from game.services.ranked import featured_account_leaving
 
 
 @receiver(user_logged_in, dispatch_uid="game.claim_guest_heists_on_login")
@@ -23,4 +24,7 @@ def claim_guest_heists(sender, request, user, **kwargs) -> None:
 
 @receiver(account_deleting, dispatch_uid="game.anonymise_heists")
 def anonymise_heists(sender, user, **kwargs) -> None:
+    # Before the heists lose their owner: the ranked tries the person had stay had (a keyed
+    # hash of the addresses), and the entries of open slots leave their boards (issue 27, S4).
+    featured_account_leaving(user=user)
     heists_anonymise(user=user)

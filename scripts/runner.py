@@ -15,6 +15,10 @@ shutdown (issue 19). Here:
   gunicorn and Celery stop their own), waits for them, and only after ``--grace`` seconds kills
   what is left, saying so. A second signal kills at once. The exit code is 0 when every process
   stopped by itself.
+- every process gets one PROMETHEUS_MULTIPROC_DIR (``VEYLTAK_VAR_DIR/metrics`` unless it is set),
+  emptied of the last run's files first: the runner starts every process that writes there, so
+  the counts start again from zero together (veyltak_site/metrics_files.py says why the site
+  itself never deletes a live count).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import glob
 import os
 import selectors
 import signal
@@ -200,6 +205,18 @@ class Runner:
         return 1 if self.killed else 0
 
 
+def metrics_dir() -> str:
+    """Where the processes' metrics files go, made and emptied (only prometheus_client's files:
+    the folder may be one the operator named)."""
+    default = os.path.join(os.environ.get("VEYLTAK_VAR_DIR") or "var", "metrics")
+    path = os.path.abspath(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or default)
+    os.makedirs(path, exist_ok=True)
+    for pattern in ("*.db", ".*.tmp"):
+        for leftover in glob.glob(os.path.join(path, pattern)):
+            os.remove(leftover)
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--procfile", default="Procfile")
@@ -209,6 +226,7 @@ def main() -> int:
         processes = parse_procfile(fh.read())
     if not processes:
         raise SystemExit(f"{args.procfile}: no processes")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir()
     return Runner(processes, args.grace).run()
 
 

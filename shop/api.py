@@ -35,11 +35,24 @@ class WalletPagination(CursorPagination):
 
     def decode_cursor(self, request):
         try:
-            return super().decode_cursor(request)
+            cursor = super().decode_cursor(request)
         except NotFound:
-            raise ApplicationError(
-                "invalid_cursor", "That page cursor is not one this API gave out."
-            ) from None
+            raise _invalid_cursor() from None
+        # DRF checks the offset, not the position: ours is an entry id, so anything but the
+        # digits of a bigint would reach the query (a 500, or PostgreSQL's out of range).
+        position = cursor.position if cursor else None
+        if position is not None and not (
+            position.isascii() and position.isdigit() and int(position) <= _MAX_ID
+        ):
+            raise _invalid_cursor()
+        return cursor
+
+
+_MAX_ID = 2**63 - 1  # BigAutoField
+
+
+def _invalid_cursor() -> ApplicationError:
+    return ApplicationError("invalid_cursor", "That page cursor is not one this API gave out.")
 
 
 class WalletApi(APIView):

@@ -172,7 +172,8 @@ class SignsReason(models.TextChoices):
 
 class HeistEarning(models.Model):
     """What one finished heist earned a signed-in player: one row per heist, even when it
-    earned nothing because of the daily limit (the limit counts these rows).
+    earned nothing because of the daily limit or because it was abandoned (the limit counts
+    these rows, so a heist left unfinished counts toward the day as one played to the end).
 
     The shop knows heists only by id (it never imports the game): the game passes what the
     decision needs when the heist finishes.
@@ -181,6 +182,8 @@ class HeistEarning(models.Model):
     class Result(models.TextChoices):
         EARNED = "earned"
         DAILY_LIMIT = "daily_limit"
+        # Left unfinished: earns nothing, and counts toward the day's limit (issue 27, S13).
+        ABANDONED = "abandoned"
 
     heist_id = models.UUIDField(unique=True)
     # SET_NULL, as the wallet: a deleted player's earnings stay, anonymised.
@@ -204,7 +207,7 @@ class HeistEarning(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(result="earned", amount__gt=0, transaction__isnull=False)
-                | Q(result="daily_limit", amount=0, transaction__isnull=True),
+                | Q(result__in=["daily_limit", "abandoned"], amount=0, transaction__isnull=True),
                 name="shop_earning_result_consistent",
             )
         ]

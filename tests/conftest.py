@@ -40,6 +40,19 @@ def admin_user(db, django_user_model):
     return user
 
 
+@pytest.fixture
+def admin_client(admin_user):
+    """pytest-django's admin client, signed in as a sign-in with the code leaves the session
+    (the admin asks the session, not only the account, for the second factor)."""
+    from django.test import Client
+
+    from tests.staff import sign_in_with_second_factor
+
+    client = Client()
+    sign_in_with_second_factor(client, admin_user)
+    return client
+
+
 @pytest.fixture(autouse=True)
 def _no_rate_limits(settings):
     # One address (127.0.0.1) and a shared cache serve the whole suite: limits would turn on

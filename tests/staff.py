@@ -29,3 +29,19 @@ def give_second_factor(user) -> str:
     secret = base64.b32encode(secrets.token_bytes(20)).decode().rstrip("=")
     TOTP.activate(user, secret)
     return secret
+
+
+def sign_in_with_second_factor(client, user) -> None:
+    """Sign ``user`` in on ``client`` as a sign-in with the app's code leaves the session:
+    allauth's record of a second factor passed in this session (``mfa``), which the admin
+    asks for (accounts/admin.py). ``user`` has a factor (``give_second_factor``)."""
+    from allauth.account.internal.flows.login import record_authentication
+    from allauth.mfa.models import Authenticator
+    from django.http import HttpRequest
+
+    client.force_login(user)
+    authenticator = Authenticator.objects.get(user=user, type=Authenticator.Type.TOTP)
+    request = HttpRequest()
+    request.session = client.session
+    record_authentication(request, user, "mfa", id=authenticator.pk, type=authenticator.type)
+    request.session.save()

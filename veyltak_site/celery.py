@@ -1,12 +1,23 @@
 """The Celery app, configured from Django settings (CELERY_* names)."""
 
 import logging
+import logging.config
 import os
 import shutil
 import sys
 
 from celery import Celery, bootsteps
-from celery.signals import task_postrun, task_prerun, worker_init, worker_shutdown
+from celery.signals import (
+    before_task_publish,
+    celeryd_init,
+    setup_logging,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_shutdown,
+)
+
+from veyltak_site import logs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "veyltak_site.settings")
 
@@ -15,6 +26,52 @@ log = logging.getLogger(__name__)
 app = Celery("veyltak")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The message header that carries the id of the request that sent a task.
+REQUEST_ID_HEADER = "veyltak_request_id"
+
+
+@before_task_publish.connect
+def _send_request_id(headers=None, **kwargs) -> None:
+    """A task sent while a request is answered (the rival's turn, on commit) carries its id."""
+    rid = logs.request_id.get()
+    if rid and headers is not None:
+        headers.setdefault(REQUEST_ID_HEADER, rid)
+
+
+@task_prerun.connect
+def _task_context(task_id=None, task=None, **kwargs) -> None:
+    """The worker's lines for a task carry its request id and its name (veyltak_site.logs). A
+    task run inline (CELERY_TASK_ALWAYS_EAGER) keeps the id of the request running it."""
+    sent_by = getattr(task.request, REQUEST_ID_HEADER, None) or logs.request_id.get()
+    task.request.veyltak_log_context = (
+        logs.request_id.set(sent_by),
+        logs.current_task.set((task.name, task_id)),
+    )
+
+
+@task_postrun.connect
+def _task_context_done(task=None, **kwargs) -> None:
+    tokens = getattr(task.request, "veyltak_log_context", None)
+    if tokens is not None:
+        logs.request_id.reset(tokens[0])
+        logs.current_task.reset(tokens[1])
+
+
+if logs.json_wanted():
+    # Celery's own log set-up (its text format on the root logger) is skipped when anything
+    # handles this signal: with LOG_FORMAT=json the worker and beat log as the web does.
+    @setup_logging.connect
+    def _django_logging(**kwargs) -> None:
+        from django.conf import settings
+
+        logging.config.dictConfig(settings.LOGGING)
+
+    @celeryd_init.connect
+    def _no_banner(instance=None, **kwargs) -> None:
+        # The worker's start banner is text on standard output, many lines of it.
+        instance.quiet = True
+
 
 # Exit code of a worker that refuses to start because another one consumes its broker folder.
 EX_BROKER_TAKEN = 3

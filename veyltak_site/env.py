@@ -4,6 +4,7 @@ A malformed value stops start-up with ImproperlyConfigured naming the variable, 
 deployment fails loudly instead of silently falling back to a default.
 """
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -126,3 +127,51 @@ def env_rate(name: str, default: str) -> Rate:
         return parse_rate(value)
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name}: {exc}.") from None
+
+
+def env_choice(name: str, default: str, *, choices: set[str]) -> str:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: use one of {sorted(choices)}.")
+    return value
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses or networks (``10.0.0.7``, ``10.0.0.0/8``, ``fd00::/8``)."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=True))
+        except ValueError as exc:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an address or network ({exc})."
+            ) from None
+    return networks
+
+
+_TOKEN = re.compile(r"[\x21-\x7e]{32,256}")
+
+
+def env_token(name: str) -> str:
+    """A secret of 32 to 256 visible ASCII characters (no spaces), or "" when unset."""
+    value = _raw(name)
+    if value is None:
+        return ""
+    if not _TOKEN.fullmatch(value):
+        raise ImproperlyConfigured(
+            f"{name} must be 32 to 256 visible ASCII characters without spaces "
+            "(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)."
+        )
+    return value
+
+
+def env_dir(name: str) -> str:
+    """An existing, writable folder, or "" when unset."""
+    value = _raw(name)
+    if value is None:
+        return ""
+    if not os.path.isdir(value) or not os.access(value, os.W_OK):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a writable folder.")
+    return value

@@ -13,11 +13,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 from veyltak_site.env import (
     env_bool,
+    env_choice,
+    env_dir,
     env_float,
     env_int,
     env_list,
+    env_networks,
     env_rate,
     env_str,
+    env_token,
     env_url,
 )
 
@@ -66,6 +70,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer gets its request id and is counted and timed, whoever made it.
+    "veyltak_site.telemetry.RequestTelemetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "veyltak_site.headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -84,6 +90,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "veyltak_site.urls"
+# A refused post counts at the `csrf_refused` limit, then answers 429 (veyltak_site/csrf.py).
+CSRF_FAILURE_VIEW = "veyltak_site.csrf.csrf_failure"
 WSGI_APPLICATION = "veyltak_site.wsgi.application"
 ASGI_APPLICATION = "veyltak_site.asgi.application"
 
@@ -135,9 +143,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache (rate limits, age-gate locks) ------------------------------------------------------
 REDIS_URL = env_url("REDIS_URL", "", schemes={"redis", "rediss"})
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "veyltak_site.cache.RedisCache", "LOCATION": REDIS_URL}}
     # Sessions (the guest id, the age gate's pass and lock) are read on every API request:
     # from Redis, written through to the database (which stays the record, so a cache flush
     # only costs a read). Saves one database query per request.
@@ -146,7 +152,7 @@ else:
     # A real cache shared by every local process (web workers, Celery), unlike LocMemCache.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "veyltak_site.cache.FileBasedCache",
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
@@ -250,6 +256,9 @@ _RATE_DEFAULTS = {
     "sign_in": ("20/10m", "100/10m"),
     # Sign-up posts: each can send a mail.
     "sign_up": ("10/h", "50/h"),
+    # Posts the CSRF check refused (veyltak_site/csrf.py): a person meets one after a very
+    # old page, not dozens.
+    "csrf_refused": ("30/10m", "300/10m"),
 }
 RATE_LIMITS = {
     scope: {
@@ -292,12 +301,21 @@ ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/5m/ip", "login": None, "signup": None}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The sign-up form asks for the date of birth (the age gate); see accounts/gate.py.
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",
+    # Never an address another account holds, whatever its case (issue 27, S3).
+    "add_email": "accounts.forms.AddEmailForm",
+}
 # A second factor: an authenticator app's time-based codes (TOTP), with recovery codes.
 # Staff (who can grant Signs) must set one up before the admin lets them in
 # (accounts/admin.py); players may. TOTP needs the `qrcode` package (its QR code).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "VEYLTAK"
+# Too many wrong codes answer 429 rate_limited with Retry-After, as every limited door does.
+MFA_FORMS = {
+    "authenticate": "accounts.forms.MFAAuthenticateForm",
+    "reauthenticate": "accounts.forms.MFAReauthenticateForm",
+}
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
@@ -421,11 +439,43 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Operators: logs, metrics, error tracking ---------------------------------------------------
+# LOG_FORMAT=json: one JSON object per line, each with its request id (veyltak_site/logs.py), in
+# the web and the Celery processes alike (veyltak_site.celery, gunicorn.conf.py).
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", choices={"plain", "json"})
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "veyltak_site.logs.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "veyltak_site.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# /metrics (veyltak_site/metrics_view.py): allowed with `Authorization: Bearer METRICS_TOKEN` or
+# from METRICS_ALLOWED_IPS (addresses or networks, straight from there, through no proxy); a
+# 404 to anyone else, and to everyone when neither is set.
+METRICS_TOKEN = env_token("METRICS_TOKEN")
+METRICS_ALLOWED_IPS = env_networks("METRICS_ALLOWED_IPS")
+# prometheus_client's own variable, read when it is first imported: the folder where each
+# process writes its figures for a scrape to add up (gunicorn's workers, Celery's pool).
+# Checked here so that a typo stops start-up instead of the first request.
+PROMETHEUS_MULTIPROC_DIR = env_dir("PROMETHEUS_MULTIPROC_DIR")
+
+# Error tracking (Sentry) only when SENTRY_DSN is set; otherwise sentry_sdk is never imported.
+SENTRY_DSN = env_url("SENTRY_DSN", "", schemes={"https", "http"})
+SENTRY_ENVIRONMENT = env_str("SENTRY_ENVIRONMENT", "production")
+if SENTRY_DSN:
+    from veyltak_site.errors import sentry_init
+
+    sentry_init(dsn=SENTRY_DSN, environment=SENTRY_ENVIRONMENT)

@@ -10,10 +10,17 @@ caller at once:
 - ``address``: the client address (an IPv6 address counts as its /64, which one machine
   usually holds whole).
 
-Counters are fixed windows in the shared cache (Redis in production: ``INCR`` is atomic, so
-threads and processes racing one counter all count), never in the process. A refused request
-counts too, so hammering a door does not open it sooner. The limits are far above what a
-person playing meets; they exist to stop one client from queueing work for everyone.
+Counters live in the shared cache, never in the process: Redis in production, the file cache
+in `make run`. Each limit is a *sliding* window counted in tenths of its period (issue 27, S8):
+a request is let through only if the current tenth and the ten before it hold no more than the
+limit with it, so no stretch of the period's length, wherever it starts, ever lets more through
+than the limit (a burst at the end of one clock window no longer buys a fresh window's worth
+right after it; a steady client gets the limit per 1.1 periods). Every request counts, a
+refused one too, so hammering a door does not open it sooner. Counting is atomic across
+threads and processes: ``INCR`` on Redis (one round trip with the reads), and on the file cache
+(whose increment is a read and a write) under an exclusive file lock beside its files. The
+limits are far above what a person playing meets; they exist to stop one client from queueing
+work for everyone.
 
 Views use :class:`ScopedRateThrottle` (``throttle_scope = "<scope>"``); DRF then answers 429,
 rendered as ``rate_limited`` with ``Retry-After`` (veyltak_site.exceptions). Pages answer
@@ -25,14 +32,20 @@ limits (password reset, sign-in failures per email, ...) answer the same way
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import fcntl
 import functools
 import ipaddress
 import logging
 import math
+import os
+import threading
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.filebased import FileBasedCache
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -88,58 +101,121 @@ def _session_ident(request) -> str | None:
 _IDENTS = {"session": _session_ident, "address": client_address}
 
 
-def _count(key: str, timeout: int) -> int:
-    # add() creates the window's counter (no-op when it exists), incr() counts atomically.
-    cache.add(key, 0, timeout=timeout)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between the two calls: this request opens the window
-        cache.add(key, 1, timeout=timeout)
-        return 1
+# A window is counted in this many steps; it spans the current step and this many before it.
+STEPS = 10
+_LOCK_NAME = "ratelimit.lock"
+_local_lock = threading.Lock()
 
 
-def _count_all(windows: list[tuple[str, int]]) -> list[int]:
-    """Count one hit in each ``(key, timeout)`` window; the counts after it.
+@dataclasses.dataclass(frozen=True)
+class _Window:
+    rate: Rate
+    keys: list[str]  # oldest step first, the current step last
+    step: float
+    index: int  # the current step's number
 
-    On Redis, one round trip for all of them (``SET NX EX`` opens a window, ``INCR`` counts;
-    Django's Redis cache keeps a whole number as a plain Redis integer, so ``cache.get`` reads
-    the same counter). Any other cache counts window by window (:func:`_count`)."""
-    if not isinstance(cache, RedisCache):
-        return [_count(key, timeout) for key, timeout in windows]
-    pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
-    for key, timeout in windows:
-        name = cache.make_and_validate_key(key)
-        pipe.set(name, 0, ex=timeout, nx=True)
-        pipe.incr(name)
-    return pipe.execute()[1::2]
+    @property
+    def timeout(self) -> int:
+        # Long enough for the last step this one is read in, and one more second.
+        return math.ceil((STEPS + 2) * self.step) + 1
+
+
+def _windows(scope: str, request, now: float) -> list[_Window]:
+    windows = []
+    for kind, rate in settings.RATE_LIMITS.get(scope, {}).items():
+        ident = _IDENTS[kind](request)
+        if ident is None:
+            continue
+        step = rate.seconds / STEPS
+        index = int(now // step)
+        keys = [
+            f"rl:{scope}:{kind}:{ident}:{rate.seconds}:{i}" for i in range(index - STEPS, index + 1)
+        ]
+        windows.append(_Window(rate, keys, step, index))
+    return windows
+
+
+def _count_redis(backend: RedisCache, windows: list[_Window]) -> list[list[int]]:
+    # One round trip: open the current step's counter (SET NX EX), count (INCR), read the
+    # steps before it (MGET). INCR is atomic; the earlier steps no longer change.
+    pipe = backend._cache.get_client(write=True).pipeline(transaction=False)
+    for window in windows:
+        names = [backend.make_and_validate_key(key) for key in window.keys]
+        pipe.set(names[-1], 0, ex=window.timeout, nx=True)
+        pipe.incr(names[-1])
+        pipe.mget(names[:-1])
+    answers = pipe.execute()
+    counts = []
+    for i, _ in enumerate(windows):
+        current, earlier = answers[3 * i + 1], answers[3 * i + 2]
+        counts.append([int(value or 0) for value in earlier] + [int(current)])
+    return counts
+
+
+@contextlib.contextmanager
+def _counting_lock(backend):
+    """Serialise counting on caches whose increment is a read and a write: the file cache
+    across processes (an exclusive lock on a file beside its entries), others in-process."""
+    if isinstance(backend, FileBasedCache):
+        os.makedirs(backend._dir, exist_ok=True)
+        with open(os.path.join(backend._dir, _LOCK_NAME), "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    else:
+        with _local_lock:
+            yield
+
+
+def _count_locked(backend, windows: list[_Window]) -> list[list[int]]:
+    counts = []
+    for window in windows:
+        with _counting_lock(backend):
+            current = backend.get(window.keys[-1], 0) + 1
+            backend.set(window.keys[-1], current, timeout=window.timeout)
+        earlier = backend.get_many(window.keys[:-1])
+        counts.append([int(earlier.get(key, 0)) for key in window.keys[:-1]] + [current])
+    return counts
+
+
+def _wait(window: _Window, counts: list[int], now: float) -> int | None:
+    """None if the window holds no more than its limit, else the seconds until enough of its
+    oldest steps have left it for one more request (at least 1)."""
+    total = sum(counts)
+    if total <= window.rate.count:
+        return None
+    # The oldest steps leave the window one by one, the first at the next step's start.
+    dropped = 0
+    while total >= window.rate.count and dropped < len(counts):
+        total -= counts[dropped]
+        dropped += 1
+    opens_at = (window.index + dropped) * window.step
+    return max(1, math.ceil(opens_at - now))
 
 
 def hit(scope: str, request, *, now: float | None = None) -> int | None:
     """Count one request against every limit of ``scope``. Returns None when all allow it,
     else the seconds until the tightest refusing limit lets it through (at least 1)."""
-    limits = settings.RATE_LIMITS.get(scope)
-    if not limits:
-        return None
     now = time.time() if now is None else now
-    counted = []
-    for kind, rate in limits.items():
-        ident = _IDENTS[kind](request)
-        if ident is not None:
-            window = int(now // rate.seconds)
-            counted.append((rate, window, f"rl:{scope}:{kind}:{ident}:{window}"))
+    windows = _windows(scope, request, now)
+    if not windows:
+        return None
+    backend = caches[DEFAULT_CACHE_ALIAS]
     try:
-        counts = _count_all([(key, rate.seconds + 1) for rate, _, key in counted])
+        if isinstance(backend, RedisCache):
+            counts = _count_redis(backend, windows)
+        else:
+            counts = _count_locked(backend, windows)
     except Exception as exc:
         # The cache is away (Redis stopped): the door stays open rather than failing
         # every request; /healthz says the cache is down (issue 16, chaos).
         log.warning("rate limit %s not counted, the cache is away: %s", scope, exc)
         return None
-    wait = None
-    for (rate, window, _), count in zip(counted, counts, strict=True):
-        if count > rate.count:
-            until = (window + 1) * rate.seconds - now
-            wait = max(wait or 0, max(1, math.ceil(until)))
-    return wait
+    waits = [_wait(window, count, now) for window, count in zip(windows, counts, strict=True)]
+    refused = [wait for wait in waits if wait is not None]
+    return max(refused) if refused else None
 
 
 class ScopedRateThrottle(BaseThrottle):

@@ -7,6 +7,7 @@ from django.urls import include, path
 
 from veyltak_site.exceptions import DEFAULT_MESSAGES, error_body
 from veyltak_site.health import healthz
+from veyltak_site.metrics_view import metrics_view
 from veyltak_site.throttling import too_many_requests
 
 # Seconds a client is asked to wait when the database is away (a restart takes a few).
@@ -39,6 +40,7 @@ def handler429(request):
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     # Ours first: the gated sign-up shadows allauth's at the same path and name.
     path("", include("accounts.urls")),

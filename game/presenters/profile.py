@@ -27,16 +27,18 @@ def export_decks(user: AbstractBaseUser) -> list[dict[str, Any]]:
 
 
 def tallies(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Won/drawn/lost per (rival, difficulty) over finished heists."""
+    """Won/drawn/lost per (rival, difficulty) over closed heists: a heist left unfinished
+    (abandoned) is a loss (issue 27, S13)."""
     counts: dict[tuple[str, str], dict[str, Any]] = {}
     for row in history:
-        if row.get("outcome") not in ("win", "draw", "loss"):
-            continue  # in play or abandoned: no result to count
+        outcome = "loss" if row.get("status") == "abandoned" else row.get("outcome")
+        if outcome not in ("win", "draw", "loss"):
+            continue  # in play: no result yet
         key = (row["rival"], row["difficulty"])
         tally = counts.setdefault(
             key, {"rival": key[0], "difficulty": key[1], "win": 0, "draw": 0, "loss": 0}
         )
-        tally[row["outcome"]] += 1
+        tally[outcome] += 1
     return sorted(counts.values(), key=lambda t: (t["rival"], t["difficulty"]))
 
 

@@ -344,8 +344,11 @@ def featured_rules(*, slot_minutes: int, ranked_finish: int, top: Sequence[int])
     places = ", ".join(str(n) for n in top[:-1]) + f" and {top[-1]}" if len(top) > 1 else ""
     lines = [
         f"A featured heist runs for {duration(slot_minutes)} (UTC) with one encounter, one rival "
-        "and difficulty, and one fixed deck for you. Everyone in it plays from the same seed: "
+        "and difficulty, and one fixed deck for you. Every ranked try plays from the same seed: "
         "the same shuffles, draws and Loot for as long as you play the same plans.",
+        "Practice heists (a guest's, and a player's besides the ranked try) play the same "
+        "encounter, rival and deck on a seed of its own each, so nobody meets the ranked "
+        "heist's draws, Loot or rival plans before their own ranked try is over.",
         "The seed's SHA-256 is shown while the heist runs; the seed itself is published when it "
         "ends, and from then every one of its heists can be replayed and checked offline. No "
         "seed of yours is mixed in.",

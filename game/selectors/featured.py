@@ -133,6 +133,13 @@ def slot_get(*, slug: str) -> FeaturedSlot | None:
     return FeaturedSlot.objects.filter(pk=slug).first()
 
 
+def slot_shown(*, slug: str, now: dt.datetime) -> FeaturedSlot | None:
+    """A slot whose page, leaderboard and replays may be shown: one that has opened. Of a slot
+    not yet open nothing is shown but what ``GET /api/v1/featured/`` says of the next one (no
+    deck, no commitment: issue 27, S7), so before it opens it is no slot at all."""
+    return FeaturedSlot.objects.filter(pk=slug, starts_at__lte=now).first()
+
+
 def slot_current(*, now: dt.datetime) -> FeaturedSlot | None:
     """The slot in play at ``now`` (its start passed, its end not yet)."""
     return FeaturedSlot.objects.filter(starts_at__lte=now, ends_at__gt=now).first()

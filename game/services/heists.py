@@ -16,6 +16,7 @@ The flow of a night (DESIGN.md section 3):
 from __future__ import annotations
 
 import secrets
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
@@ -51,12 +52,17 @@ from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_pers
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
 from game.services.decks import deck_owned_check
-from game.services.ranked import featured_heist_finished, featured_rank_claim
+from game.services.ranked import (
+    featured_heist_finished,
+    featured_rank_claim,
+    featured_ranked_open,
+)
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
 from shop.models import SignsReason
 from shop.services import HeistSigns
+from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.locks import advisory_xact_lock
 
@@ -110,8 +116,28 @@ def _make_room(owner: Owner) -> int:
     )
     if not surplus:
         return 0
-    return Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
+    closed = Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
         status=Heist.Status.ABANDONED, finished_at=now
+    )
+    _count_abandoned(Heist.objects.filter(pk__in=surplus), now)
+    metrics.heists_abandoned(how="crowded", count=closed)
+    return closed
+
+
+def _count_abandoned(heists, now) -> None:
+    """The heists of ``heists`` just closed unfinished at ``now`` count toward their players'
+    day (the shop's daily limit, issue 27, S13). ``finished_at == now`` picks those this
+    UPDATE closed, not ones closed before."""
+    closed = heists.filter(
+        status=Heist.Status.ABANDONED, finished_at=now, user_id__isnull=False
+    ).values_list("pk", "user_id", "difficulty")
+    shop_services.heists_abandoned(
+        heists=[
+            shop_services.AbandonedHeist(
+                heist_id=pk, player_id=user_id, difficulty=d, finished_at=now
+            )
+            for pk, user_id, d in closed
+        ]
     )
 
 
@@ -185,21 +211,23 @@ def heist_create(
     persona = _check_rival(rival, difficulty)
     if encounter is not None and not isinstance(encounter, Encounter):
         encounter = Encounter.from_dict(encounter)
-    try:
-        state = new_heist(
+    with transaction.atomic():
+        _make_room(owner)
+        # Under the owner's start lock: whether this start is their ranked try of the slot.
+        # Only a ranked try plays the slot's seed; practice is the slot's heist on a seed of
+        # its own, so nobody learns the ranked heist's draws, loot or rival plans before their
+        # own ranked try (issue 27, S1).
+        ranked = featured_slot is not None and featured_ranked_open(owner=owner, slot=featured_slot)
+        if featured_slot is not None and not ranked:
+            server_seed = secrets.token_hex(32)
+        state = _deal(
             ruleset=ruleset,
-            player_deck=list(deck),
-            rival_deck=persona.deck,
+            deck=deck,
+            persona=persona,
             server_seed=server_seed,
             client_seed=client_seed,
             encounter=encounter,
         )
-    except DeckError as exc:
-        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
-    except EngineError as exc:
-        raise _engine_error(exc) from None
-    with transaction.atomic():
-        _make_room(owner)
         heist = Heist(
             user_id=owner.user_id,
             # A signed-in player's heist belongs to the account only.
@@ -222,12 +250,42 @@ def heist_create(
                 "rival": rival_cosmetics(persona.slug),
             },
         )
-        if featured_slot is not None:
-            featured_rank_claim(heist=heist, owner=owner, slot=featured_slot)
-        else:
+        if ranked and not featured_rank_claim(heist=heist):
+            # Another start of this player took the ranked try meanwhile (only without the
+            # start lock): this one is practice, so it is dealt again on a seed of its own.
+            heist.server_seed = secrets.token_hex(32)
+            heist.seed_commitment = seed_commitment(heist.server_seed)
+            state = _deal(
+                ruleset=ruleset,
+                deck=deck,
+                persona=persona,
+                server_seed=heist.server_seed,
+                client_seed=client_seed,
+                encounter=encounter,
+            )
+        if not heist.ranked:
             heist.save(force_insert=True)
         night = _night_start(heist, state)
+        metrics.heist_started(
+            difficulty=difficulty, mode="featured" if featured_slot else "standard"
+        )
     return HeistSnapshot(heist, [night], state)
+
+
+def _deal(*, ruleset, deck, persona, server_seed, client_seed, encounter) -> HeistState:
+    try:
+        return new_heist(
+            ruleset=ruleset,
+            player_deck=list(deck),
+            rival_deck=persona.deck,
+            server_seed=server_seed,
+            client_seed=client_seed,
+            encounter=encounter,
+        )
+    except DeckError as exc:
+        raise ApplicationError(exc.code, exc.message, fields={"deck": [exc.message]}) from None
+    except EngineError as exc:
+        raise _engine_error(exc) from None
 
 
 def _check_open(heist: Heist, night: int) -> None:
@@ -269,6 +327,7 @@ def plan_seal(
     seals again. Nothing here waits or seals the rival (DESIGN.md section 3, step 5).
     """
     plan = _plan_from(crew, boost)
+    started = time.perf_counter()
     with transaction.atomic():
         snapshot = heist_load(heist_id=heist_id, owner=owner, lock=True)
         _check_open(snapshot.heist, night)
@@ -283,7 +342,9 @@ def plan_seal(
                 "The rival has not sealed its plan yet: wait for its commitment, then seal.",
                 status_code=409,
             )
-        return _resolve_night(snapshot, row, plan)
+        resolved = _resolve_night(snapshot, row, plan)
+    metrics.seal_timed(time.perf_counter() - started)
+    return resolved
 
 
 def _resolve_night(
@@ -353,6 +414,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
     heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
+    metrics.heist_finished(difficulty=heist.difficulty, outcome=heist.outcome)
     heist.save(
         update_fields=[
             "status",
@@ -377,20 +439,28 @@ def heists_abandon_stale(*, older_than: timedelta) -> int:
     is left alone, and a heist is never closed half-way through a night.
     """
     now = timezone.now()
-    return Heist.objects.filter(
+    closed = Heist.objects.filter(
         status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
     ).update(status=Heist.Status.ABANDONED, finished_at=now, signs_reason=SignsReason.ABANDONED)
+    if closed:
+        _count_abandoned(Heist.objects.all(), now)
+    metrics.heists_abandoned(how="stale", count=closed)
+    return closed
 
 
 @transaction.atomic
 def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
     """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
     not active. Same rule as the periodic task: under the row lock, never mid-night."""
-    return Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
+    now = timezone.now()
+    closed = Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
         status=Heist.Status.ABANDONED,
-        finished_at=timezone.now(),
+        finished_at=now,
         signs_reason=SignsReason.ABANDONED,
     )
+    _count_abandoned(Heist.objects.filter(pk=heist_id), now)
+    metrics.heists_abandoned(how="staff", count=closed)
+    return closed
 
 
 @transaction.atomic

@@ -14,7 +14,11 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 
+from accounts import persons
+from accounts import selectors as account_selectors
+from accounts import services as account_services
 from game import catalogue
 from game.engine import PLAYER, RIVAL, HeistState
 from game.models import FeaturedEntry, FeaturedSlot, FeaturedTally, Heist
@@ -23,25 +27,68 @@ from shop import services as shop_services
 from shop.models import Reason
 
 
-def featured_rank_claim(*, heist: Heist, owner: Owner, slot: FeaturedSlot) -> Heist:
-    """Insert ``heist`` (unsaved) as ranked when it is its player's first of the slot, else as
-    practice. Caller is atomic and holds the owner's start lock (heists._make_room), so the
-    check sees every earlier start of this player; the partial unique constraint
-    (heist_one_ranked_per_slot) makes a second ranked heist impossible even without it."""
-    heist.ranked = False
-    if owner.user_id is not None:
-        taken = Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True)
-        if not taken.exists():
-            heist.ranked = True
-            try:
-                with transaction.atomic():
-                    heist.save(force_insert=True)
-                return heist
-            except IntegrityError:
-                # A ranked heist of this player was inserted meanwhile: this one is practice.
-                heist.ranked = False
-    heist.save(force_insert=True)
-    return heist
+def featured_ranked_open(*, owner: Owner, slot: FeaturedSlot) -> bool:
+    """Whether a start of ``slot`` now is ``owner``'s ranked try: signed in, with no ranked
+    heist of the slot yet, and no deleted account of the same person that had one (issue 27,
+    S4). Caller is atomic and holds the owner's start lock (heists._make_room), so this sees
+    every earlier start of this player."""
+    if owner.user_id is None:
+        return False
+    if Heist.objects.filter(featured_slot=slot, user_id=owner.user_id, ranked=True).exists():
+        return False
+    return not account_selectors.person_used(
+        user_id=owner.user_id, what=persons.ranked_try(slot.slug)
+    )
+
+
+def featured_rank_claim(*, heist: Heist) -> bool:
+    """Insert ``heist`` (unsaved, on the slot's seed) as its player's ranked try; False, with
+    nothing inserted and ``heist.ranked`` off, when the partial unique constraint
+    (heist_one_ranked_per_slot) finds one already: a second ranked heist of one player is
+    impossible even without the start lock, and the caller deals the start again as practice
+    on a seed of its own (never practice on the slot's seed: issue 27, S1)."""
+    heist.ranked = True
+    try:
+        with transaction.atomic():
+            heist.save(force_insert=True)
+    except IntegrityError:
+        heist.ranked = False
+        return False
+    return True
+
+
+def featured_account_leaving(*, user) -> int:
+    """An account is being deleted (accounts' ``account_deleting``, inside its transaction):
+    keep that its person had each slot's ranked try it had (a keyed hash, accounts.persons),
+    and take its entries off the boards of slots not yet closed, so the places, and the
+    prizes the close pays, go to the next players (issue 27, S4). A closed slot's board stays
+    as it was paid, the entry nameless. Each board under its slot's share lock, as a ranked
+    finish: a close either paid before the entry left or sees the board without it. Returns
+    how many entries left."""
+    slugs = sorted(
+        set(
+            Heist.objects.filter(user_id=user.pk, ranked=True).values_list(
+                "featured_slot_id", flat=True
+            )
+        )
+    )
+    account_services.person_uses_record(user=user, whats=[persons.ranked_try(s) for s in slugs])
+    left = 0
+    for slug in slugs:
+        _ends_at, closed_at = _slot_share_lock(slug)
+        if closed_at is not None:
+            continue
+        for entry in FeaturedEntry.objects.filter(slot_id=slug, user_id=user.pk):
+            _tally_remove(slug, entry.score, entry.margin)
+            entry.delete()
+            left += 1
+    return left
+
+
+def _tally_remove(slug: str, score: int, margin: int) -> None:
+    FeaturedTally.objects.filter(slot_id=slug, score=score, margin=margin, entries__gt=0).update(
+        entries=F("entries") - 1
+    )
 
 
 def _slot_share_lock(slug: str) -> tuple[dt.datetime, dt.datetime | None]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 import uuid
 from datetime import timedelta
 
@@ -24,6 +25,7 @@ from game.engine import RIVAL, commit_plan, observe, plan_canonical, rival_strea
 from game.models import HeistNight
 from game.rivals.policy import choose_plan
 from game.selectors.heists import heist_load_any
+from veyltak_site import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -54,10 +56,10 @@ def rival_plan_seal(*, heist_id: uuid.UUID | str, night: int) -> bool:
     snapshot = heist_load_any(heist_id=heist_id)
     if snapshot is None:
         return False
-    return _rival_seal(snapshot, night)
+    return _rival_seal(snapshot, night, by="task")
 
 
-def _rival_seal(snapshot: HeistSnapshot, night: int) -> bool:
+def _rival_seal(snapshot: HeistSnapshot, night: int, *, by: str) -> bool:
     heist = snapshot.heist
     if heist.is_closed or heist.night != night:
         return False
@@ -67,12 +69,15 @@ def _rival_seal(snapshot: HeistSnapshot, night: int) -> bool:
     state = snapshot.state
     if state.night != night:
         return False
+    started = time.perf_counter()
     plan = choose_plan(
         observe(state, RIVAL),
         persona=heist.rival,
         difficulty=heist.difficulty,
         stream=rival_stream(state.key, night),
     )
+    thought = time.perf_counter() - started
+    metrics.rival_decided(difficulty=heist.difficulty, seconds=thought)
     # A policy bug must never seal an illegal plan: the night could then never resolve.
     validate_plan(state, RIVAL, plan)
     nonce = secrets.token_hex(32)
@@ -85,6 +90,16 @@ def _rival_seal(snapshot: HeistSnapshot, night: int) -> bool:
         rival_commitment=commitment,
         rival_sealed_at=timezone.now(),
     )
+    if claimed == 1:
+        metrics.rival_plan_sealed(by=by)
+        logger.info(
+            "rival sealed night %s of heist %s (%s, thought %.1f ms, by %s)",
+            night,
+            heist.pk,
+            heist.difficulty,
+            thought * 1000,
+            by,
+        )
     return claimed == 1
 
 
@@ -106,7 +121,7 @@ def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     if timezone.now() - row.started_at < timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS):
         return False
     try:
-        _rival_seal(snapshot, row.night)
+        _rival_seal(snapshot, row.night, by="web")
     except Exception:
         # The view still answers ("rival_planning"); the next poll or the worker tries again.
         logger.exception(

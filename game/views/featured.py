@@ -38,7 +38,7 @@ def featured(request, slug=None):
     if slug is None:
         slot = featured_selectors.slot_current(now=now)
     else:
-        slot = featured_selectors.slot_get(slug=slug)
+        slot = featured_selectors.slot_shown(slug=slug, now=now)
         if slot is None:
             raise Http404("There is no such featured heist.")
     owner = owner_from_request(request)

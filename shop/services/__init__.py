@@ -16,7 +16,13 @@ which module holds a function is this package's business.
 
 from shop.services.catalogue import shop_catalogue_load
 from shop.services.cosmetics import item_equip
-from shop.services.earning import HeistSigns, signs_award, signs_welcome
+from shop.services.earning import (
+    AbandonedHeist,
+    HeistSigns,
+    heists_abandoned,
+    signs_award,
+    signs_welcome,
+)
 from shop.services.grants import GRANT_MAX, signs_grant
 from shop.services.idempotency import (
     IDEMPOTENCY_KEY_MAX,
@@ -48,9 +54,11 @@ __all__ = [
     "IDEMPOTENCY_KEY_MAX",
     "SYSTEM_ACCOUNT",
     "SYSTEM_ACCOUNTS",
+    "AbandonedHeist",
     "HeistSigns",
     "Posted",
     "StoredAnswer",
+    "heists_abandoned",
     "idempotency_key_check",
     "idempotency_records_clear",
     "item_equip",

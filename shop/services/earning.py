@@ -1,5 +1,5 @@
 """What players earn: a finished heist's Signs, once (DESIGN.md section 6), and the welcome
-grant.
+grant; abandoned heists, which count toward the day (issue 27, S13).
 
 The shop does not import the game: :func:`signs_award` is told everything about a finished
 heist by its caller (``game.services.heist_finish``), inside the transaction that finishes it.
@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
+from accounts import persons
+from accounts import selectors as account_selectors
 from shop.economy import OUTCOMES, EconomyError, get_economy
 from shop.models import HeistEarning, Reason, SignsReason
 from shop.services.ledger import (
@@ -130,8 +133,52 @@ def _heist_award(*, player_id, heist_id, outcome, difficulty, day, amount, econo
     return HeistSigns(amount, SignsReason.EARNED)
 
 
-def signs_welcome(*, user: AbstractBaseUser) -> Posted:
-    """The welcome grant, once per player whatever calls it how often (keyed by the player)."""
+@dataclass(frozen=True, slots=True)
+class AbandonedHeist:
+    heist_id: uuid.UUID
+    player_id: int
+    difficulty: str
+    finished_at: dt.datetime
+
+
+@transaction.atomic
+def heists_abandoned(*, heists: Iterable[AbandonedHeist]) -> int:
+    """Signed-in players' heists closed unfinished count toward the day's
+    ``daily_heist_limit`` (issue 27, S13): one :class:`HeistEarning` of 0 each, result
+    ``abandoned``, outcome ``loss``, on the UTC day it was closed; otherwise leaving a losing
+    heist cost nothing and the limit capped good results, not play. Under the players'
+    wallet locks, as the award's count. A heist recorded already is left as it is. Returns
+    how many were recorded."""
+    heists = list(heists)
+    if not heists:
+        return 0
+    _lock(user_ids=[h.player_id for h in heists])
+    version = get_economy().version
+    rows = HeistEarning.objects.bulk_create(
+        [
+            HeistEarning(
+                heist_id=h.heist_id,
+                user_id=h.player_id,
+                day=h.finished_at.astimezone(dt.UTC).date(),
+                outcome="loss",
+                difficulty=h.difficulty,
+                economy=version,
+                amount=0,
+                result=HeistEarning.Result.ABANDONED,
+            )
+            for h in heists
+        ],
+        ignore_conflicts=True,
+    )
+    return len(rows)
+
+
+def signs_welcome(*, user: AbstractBaseUser) -> Posted | None:
+    """The welcome grant, once per player whatever calls it how often (keyed by the player),
+    and once per person: None, nothing paid, for an account with an address a deleted account
+    of theirs had (accounts.selectors.person_used, issue 27, S4)."""
+    if account_selectors.person_used(user_id=user.pk, what=persons.WELCOME):
+        return None
     return signs_credit(
         user=user,
         amount=get_economy().welcome,

@@ -34,6 +34,7 @@ from django.db import models, transaction
 from django.db.models import F
 
 from shop.models import Account, Entry, Reason, Transaction
+from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
 
 # The system account on the other side of each reason.
@@ -216,6 +217,8 @@ def _post(
     for pk in sorted(after):
         Account.objects.filter(pk=pk).update(balance=F("balance") + lines[pk])
         wallets[pk].balance = after[pk]
+    if reason in CREDIT_REASONS:
+        metrics.signs_awarded(reason=reason, amount=sum(lines[pk] for pk in after))
     return Posted(tx, True, {pk: a.balance for pk, a in wallets.items()})
 
 

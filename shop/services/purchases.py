@@ -11,6 +11,7 @@ from django.db import transaction
 from shop.models import IdempotencyRecord, Ownership, Purchase, Reason, ShopItem
 from shop.services.idempotency import StoredAnswer, _key_lock, idempotency_key_check
 from shop.services.ledger import _lock, _post, _user_id, system_account_id
+from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -92,6 +93,7 @@ def item_purchase(
         created_at=posted.transaction.created_at,
     )
     Ownership.objects.create(user_id=uid, item=shop_item, purchase=purchase)
+    metrics.purchase_made(kind=shop_item.kind)
     body = render(
         {
             "purchase": {

@@ -271,3 +271,179 @@ def EmailAddress_for(username):
     from allauth.account.models import EmailAddress
 
     return EmailAddress.objects.filter(user__username=username).values_list("email", flat=True)
+
+
+# --- look-alikes, reserved words and case-fold twins (issue 27, S6) ------------------------------
+
+
+def _player(handle: str):
+    user = User.objects.create_user(f"u-{abs(hash(handle))}", "", PASSWORD)
+    services.profile_update(user=user, handle=handle)
+    return user
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("held", "look_alike"),
+    [
+        ("nightowl", "n\u0456ght\u043ewl"),  # Cyrillic i and o (U+0456, U+043E)
+        ("paypal", "\u0440\u0430yp\u0430l"),  # Cyrillic r and a (U+0440, U+0430)
+        ("crewmate", "crewrnate"),  # m and rn (TR39 maps m to rn)
+        ("shadow1", "shadowl"),  # digit one and small L
+        ("SHADOW1", "shadowI"),  # and capital i, whatever the case
+        ("vault0", "vaultO"),  # digit zero and capital O
+        ("Zoë-x", "Zoe\u0308-x"),  # precomposed and combining diaeresis
+        ("\u0441\u043e\u0441\u043e", "coco"),  # an all-Cyrillic word, its Latin look-alike
+    ],
+)
+def test_a_look_alike_of_another_players_handle_is_refused(held, look_alike):
+    _player(held)
+    other = User.objects.create_user("other", "", PASSWORD)
+    with pytest.raises(ApplicationError) as caught:
+        services.profile_update(user=other, handle=look_alike)
+    assert caught.value.code == "handle_taken"
+    assert selectors_handle(other) != look_alike
+
+
+def selectors_handle(user):
+    return Profile.objects.get(user=user).handle
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("held", "twin"), [("straße-x", "STRASSE-x"), ("STRASSE-x", "straße-x")])
+def test_case_fold_twins_are_one_handle(held, twin):
+    _player(held)
+    other = User.objects.create_user("other", "", PASSWORD)
+    with pytest.raises(ApplicationError) as caught:
+        services.profile_update(user=other, handle=twin)
+    assert caught.value.code == "handle_taken"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["admin", "Admin", "ADMIN_1", "\u0430dmin", "staff", "Staff-2", "VEYLTAK", "veyltak_team",
+     "team.veyltak", "moderator", "support", "system", "root", "official", "veyItak"],
+)  # fmt: skip
+def test_reserved_words_are_refused_as_handles(value):
+    with pytest.raises(ValidationError) as caught:
+        names.clean_handle(value)
+    assert caught.value.code == "handle_reserved"
+
+
+@pytest.mark.parametrize("value", ["badminton", "staffordshire", "administrator_of_fun", "roots"])
+def test_words_that_merely_hold_a_reserved_one_are_fine(value):
+    assert names.clean_handle(value) == value
+
+
+@pytest.mark.django_db
+def test_the_sign_up_form_refuses_look_alikes_and_reserved_words():
+    _player("nightowl")
+    for handle, words in (
+        ("n\u0456ghtowl", "Another player has that handle"),
+        ("Admin", "reserved"),
+    ):
+        page = Client().post(
+            "/accounts/signup/",
+            {
+                "email": "new@example.com",
+                "handle": handle,
+                "birth_date": years_ago(30).isoformat(),
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+        )
+        assert page.status_code == 200, handle
+        assert words in page.content.decode(), handle
+    assert not User.objects.filter(email="new@example.com").exists()
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_two_handles_with_one_look_alike_key():
+    from accounts.models import HandleKey
+
+    one = _player("nightowl")
+    two = User.objects.create_user("two", "", PASSWORD)
+    assert names.handle_keys("n\u0456ghtowl") <= set(
+        HandleKey.objects.filter(profile__user=one).values_list("key", flat=True)
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        HandleKey.objects.create(profile=two.profile, key=min(names.handle_keys("nightowl")))
+    # A handle saved any other way keeps its keys: the save fails whole.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        profile = Profile.objects.get(user=two)
+        profile.handle = "n\u0456ghtowl"
+        profile.save()
+    assert Profile.objects.get(user=two).handle != "n\u0456ghtowl"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_look_alikes_chosen_at_the_same_moment_make_one_handle():
+    import threading
+
+    from django.db import connection
+
+    users = [User.objects.create_user(f"racer{i}", "", PASSWORD) for i in range(6)]
+    spellings = [
+        "nightowl",
+        "n\u0456ghtowl",
+        "NIGHTOWL",
+        "nightow\u217c",
+        "n\u0456ght\u043ewl",
+        "Nightowl",
+    ]
+    barrier = threading.Barrier(len(users))
+    outcomes: list = []
+
+    def choose(user, handle):
+        try:
+            barrier.wait(timeout=10)
+            services.profile_update(user=user, handle=handle)
+            outcomes.append("ok")
+        except ApplicationError as exc:
+            outcomes.append(exc.code)
+        except BaseException as exc:
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=choose, args=pair) for pair in zip(users, spellings, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["handle_taken"] * 5 + ["ok"], outcomes
+    holders = Profile.objects.filter(handle_keys__key__in=names.handle_keys("nightowl"))
+    assert holders.distinct().count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_the_oldest_of_look_alike_handles_and_renames_reserved_ones():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from accounts.models import HandleKey
+
+    executor = MigrationExecutor(connection)
+    before = [("accounts", "0007_email_claims")]
+    latest = executor.loader.graph.leaf_nodes("accounts")
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    OldUser = apps.get_model("auth", "User")
+    OldProfile = apps.get_model("accounts", "Profile")
+    for name, handle in (("first", "nightowl"), ("later", "n\u0456ghtowl"), ("boss", "Admin")):
+        user = OldUser.objects.create(username=name, email=f"{name}@example.com", password="x")
+        OldProfile.objects.create(user_id=user.pk, handle=handle, display_name="")
+
+    MigrationExecutor(connection).migrate(latest)
+    handles = dict(Profile.objects.values_list("user__username", "handle"))
+    assert handles["first"] == "nightowl"
+    assert re.fullmatch(r"crew-[a-z0-9]{8}", handles["later"]), handles
+    assert re.fullmatch(r"crew-[a-z0-9]{8}", handles["boss"]), handles
+    for profile in Profile.objects.all():
+        assert set(HandleKey.objects.filter(profile=profile).values_list("key", flat=True)) == (
+            names.handle_keys(profile.handle)
+        )

@@ -128,3 +128,87 @@ def test_ten_sign_ups_at_once_with_one_address_make_one_account():
     assert User.objects.filter(email__iexact="racer@example.com").count() == 1
     assert EmailAddress.objects.filter(email__iexact="racer@example.com").count() == 1
     assert User.objects.count() == 1
+
+
+# --- an address belongs to one account (issue 27, S3) ----------------------------------------
+
+
+def _add_address(client: Client, email: str):
+    return client.post("/accounts/email/", {"email": email, "action_add": ""})
+
+
+@pytest.mark.django_db
+def test_an_address_verified_on_one_account_cannot_be_added_to_another_in_any_case():
+    owner = make_player(Client(), email="held@example.com")
+    other_browser = Client()
+    other = make_player(other_browser, email="other@example.com")
+    mail.outbox.clear()
+    for typed in ("HELD@example.com", "held@EXAMPLE.com", "held@example.com"):
+        answer = _add_address(other_browser, typed)
+        assert answer.status_code == 200, typed  # the form again, with its error
+        assert "already" in answer.content.decode().lower()
+    assert not EmailAddress.objects.filter(user=other, email__iexact="held@example.com").exists()
+    assert EmailAddress.objects.filter(email__iexact="held@example.com").count() == 1
+    assert mail.outbox == []  # no link for the owner to click by mistake
+    # A later sign-up with it answers as for any address in use: a mail to its owner (some
+    # minutes later: allauth sends one mail per address every few, its limit in the cache).
+    cache.clear()
+    _signup_answer(Client(), "Held@Example.com")
+    assert [m.to for m in mail.outbox] == [["held@example.com"]]
+    assert "already" in mail.outbox[0].body.lower()
+    assert EmailAddress.objects.get(email__iexact="held@example.com").user == owner
+
+
+@pytest.mark.django_db
+def test_an_address_another_account_signed_up_with_cannot_be_added_either():
+    signup(Client(), email="pending@example.com", birth_date=years_ago(30))  # not confirmed yet
+    browser = Client()
+    other = make_player(browser, email="other@example.com")
+    assert _add_address(browser, "Pending@example.com").status_code == 200
+    assert not EmailAddress.objects.filter(user=other, email__iexact="pending@example.com")
+
+
+@pytest.mark.django_db
+def test_an_address_added_but_never_confirmed_does_not_keep_its_owner_out():
+    # A claim nobody proved (added on another account, never confirmed) does not make the
+    # address "in use": its owner signs up, confirms, and the claim goes.
+    squatter_browser = Client()
+    squatter = make_player(squatter_browser, email="squatter@example.com")
+    assert _add_address(squatter_browser, "mine@example.com").status_code == 302
+    assert EmailAddress.objects.filter(user=squatter, email="mine@example.com").exists()
+    owner_browser = Client()
+    mail.outbox.clear()
+    cache.clear()  # some minutes later (allauth's one mail per address every few)
+    signup(owner_browser, email="Mine@example.com", birth_date=years_ago(30))
+    assert "confirm-email" in mail.outbox[-1].body
+    assert confirm_email(owner_browser, "mine@example.com").status_code == 302
+    owner = User.objects.get(email__iexact="mine@example.com")
+    assert owner != squatter
+    assert list(EmailAddress.objects.filter(email__iexact="mine@example.com")) == [
+        EmailAddress.objects.get(user=owner)
+    ]
+    assert EmailAddress.objects.get(user=owner).verified
+
+
+@pytest.mark.django_db
+def test_the_migration_removes_claims_made_before_the_fix_and_nothing_confirmed():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("accounts.migrations.0007_email_claims")
+    owner = User.objects.create_user("owner", "Owner@example.com", PASSWORD)
+    holder = User.objects.create_user("holder", "", PASSWORD)
+    claimer = User.objects.create_user("claimer", "claimer@example.com", PASSWORD)
+    EmailAddress.objects.create(user=holder, email="kept@example.com", verified=True)
+    EmailAddress.objects.create(user=claimer, email="claimer@example.com", primary=True)
+    EmailAddress.objects.create(user=claimer, email="owner@example.com")  # owner's sign-up
+    EmailAddress.objects.create(user=claimer, email="KEPT@example.com")  # holder's, confirmed
+    EmailAddress.objects.create(user=claimer, email="free@example.com")  # nobody's: stays
+    migration.remove_unproved_claims(apps, None)
+    assert sorted(EmailAddress.objects.filter(user=claimer).values_list("email", flat=True)) == [
+        "claimer@example.com",
+        "free@example.com",
+    ]
+    assert EmailAddress.objects.filter(user=holder, verified=True).count() == 1
+    assert owner.email == "Owner@example.com"

@@ -70,7 +70,12 @@ def test_staff_set_up_totp_then_sign_in_with_a_code(boss):
     done = browser.post("/accounts/2fa/totp/activate/", {"code": totp_code(secret)})
     assert done.status_code == 302
     assert Authenticator.objects.filter(user=boss, type="totp").exists()
-    assert browser.get("/admin/").status_code == 200
+    # The admin then asks this session for a code (the next one: a code is used once).
+    assert browser.get("/admin/").status_code == 302
+    with time_machine.travel(timezone.now() + dt.timedelta(seconds=30), tick=False):
+        asked = browser.post("/accounts/2fa/reauthenticate/", {"code": totp_code(secret)})
+        assert asked.status_code == 302
+        assert browser.get("/admin/").status_code == 200
 
     # Another day, another browser: the password alone does not sign in.
     later = timezone.now() + dt.timedelta(minutes=2)
@@ -108,3 +113,82 @@ def test_the_computed_code_matches_rfc_6238():
     secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"  # base32 of "12345678901234567890"
     assert totp_code(secret, at=59, digits=8) == "94287082"
     assert totp_code(secret, at=1111111109, digits=8) == "07081804"
+
+
+def _wrong(secret: str) -> str:
+    return str((int(totp_code(secret)) + 1) % 1_000_000).zfill(6)
+
+
+def test_too_many_wrong_codes_at_the_second_step_answer_429_rate_limited(boss):
+    # Issue 27, S10: the sixth code within allauth's login_failed window (5 per account in 5
+    # minutes) was a 200 page saying "Too many failed login attempts"; every other limited
+    # door answers 429 rate_limited with Retry-After.
+    secret = give_second_factor(boss)
+    browser = Client()
+    first = sign_in(browser)
+    assert first.status_code == 302 and first["Location"].startswith("/accounts/2fa/")
+    step = first["Location"]
+    for _ in range(5):
+        assert browser.post(step, {"code": _wrong(secret)}).status_code == 200
+    for code in (_wrong(secret), totp_code(secret)):  # the right code too, while it lasts
+        refused = browser.post(step, {"code": code})
+        assert refused.status_code == 429, refused.content.decode()[:500]
+        assert int(refused["Retry-After"]) == 300
+        assert 'data-error-code="rate_limited"' in refused.content.decode()
+    assert not signed_in(browser)
+
+
+def test_too_many_wrong_codes_when_asked_again_answer_429_rate_limited(boss):
+    # The same limit at allauth's "enter your code again" door (reauthentication).
+    secret = give_second_factor(boss)
+    browser = Client()
+    step = sign_in(browser)["Location"]
+    assert browser.post(step, {"code": totp_code(secret)}).status_code == 302
+    for _ in range(5):
+        answer = browser.post("/accounts/2fa/reauthenticate/", {"code": _wrong(secret)})
+        assert answer.status_code == 200
+    refused = browser.post("/accounts/2fa/reauthenticate/", {"code": _wrong(secret)})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) == 300
+    assert 'data-error-code="rate_limited"' in refused.content.decode()
+
+
+def _asked_for_a_code(browser: Client, path: str) -> bool:
+    answer = browser.get(path, follow=True)
+    hops = [url for url, _ in answer.redirect_chain]
+    return (
+        any(url.startswith("/accounts/2fa/reauthenticate/") for url in hops)
+        and answer.request["PATH_INFO"] == "/accounts/2fa/reauthenticate/"
+    )
+
+
+def test_a_password_only_session_from_before_the_factor_does_not_reach_the_admin(boss):
+    # Issue 27, S2: the admin asked whether the *account* had an authenticator, so a session
+    # signed in with the password alone before TOTP was set up (in another browser) went on
+    # reaching /admin/. The admin needs a session that passed the second factor.
+    old = Client()
+    assert sign_in(old).status_code == 302 and signed_in(old)
+    secret = give_second_factor(boss)  # set up elsewhere
+    for path in ("/admin/", "/admin/shop/", "/admin/shop/account/", "/admin/auth/user/"):
+        assert old.get(path).status_code == 302, path
+        assert _asked_for_a_code(old, path), path
+    assert old.post("/admin/auth/user/add/", {"username": "x"}).status_code == 302
+    assert not get_user_model().objects.filter(username="x").exists()
+    # The code, typed in this session, lets it in.
+    done = old.post("/accounts/2fa/reauthenticate/?next=/admin/shop/", {"code": totp_code(secret)})
+    assert done.status_code == 302 and done["Location"] == "/admin/shop/"
+    assert old.get("/admin/shop/").status_code == 200
+    assert old.get("/admin/").status_code == 200
+
+
+def test_a_session_that_merely_set_the_factor_up_is_asked_for_a_code(boss):
+    # Setting TOTP up proves the app holds the secret, not who signed in: allauth records no
+    # second factor for it, and the admin asks this session for a code, as a sign-in would.
+    browser = Client()
+    sign_in(browser)
+    reauth = browser.get("/accounts/2fa/totp/activate/")
+    if reauth.status_code == 302:
+        browser.post(reauth["Location"], {"password": PASSWORD})
+    secret = browser.get("/accounts/2fa/totp/activate/").context["form"].secret
+    activated = browser.post("/accounts/2fa/totp/activate/", {"code": totp_code(secret)})
+    assert activated.status_code == 302
+    assert _asked_for_a_code(browser, "/admin/")

@@ -4,11 +4,12 @@ the rotation, featured starts, and clients that keep every answer they receive."
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from django.test import Client
 
 from game.models import FeaturedEntry, FeaturedSlot, Heist
-from tests.game.conftest import ADULT_BIRTH_DATE, post
+from tests.game.conftest import ADULT_BIRTH_DATE, crew_costs, legal_plan, post, seal
 
 # A whole hour, so with FEATURED_SLOT_MINUTES = 60 the first slot starts at T0 exactly.
 T0 = dt.datetime(2027, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -89,3 +90,16 @@ def without_nonces(history: list[dict]) -> list[dict]:
 
 def scores(view: dict) -> tuple[int, int]:
     return view["you"]["score"], view["rival"]["score"]
+
+
+def play_same(client, view, *, diverge_at: int | None = None):
+    """Seal plans chosen from the view alone by a seeded policy (night number as the seed), so
+    the same position gets the same plan; from ``diverge_at`` on, another seed."""
+    costs = crew_costs()
+    while view["status"] == "active":
+        night = view["night"]
+        rng = random.Random(night + (1000 if diverge_at and night >= diverge_at else 0))
+        response = seal(client, view["id"], legal_plan(view, rng, costs))
+        assert response.status_code == 200, response.content
+        view = response.json()["heist"]
+    return view

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import random
 
 import pytest
 import time_machine
@@ -26,16 +25,12 @@ from game.services.heists import heist_abandon
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance
 from tests.game.conftest import (
-    age_checked_client,
-    crew_costs,
-    legal_plan,
     make_player,
     play_out,
     post,
-    seal,
     start,
 )
-from tests.game.featured_helpers import HOUR, T0, start_featured, without_nonces
+from tests.game.featured_helpers import HOUR, T0, play_same, start_featured, without_nonces
 from veyltak_site.env import Rate, env_int
 
 pytestmark = pytest.mark.django_db
@@ -52,19 +47,6 @@ def clock(settings):
 def slot(clock) -> FeaturedSlot:
     featured_services.featured_reconcile()
     return FeaturedSlot.objects.get(starts_at=T0)
-
-
-def _play_same(client, view, *, diverge_at: int | None = None):
-    """Seal plans chosen from the view alone by a seeded policy (night number as the seed), so
-    the same position gets the same plan; from ``diverge_at`` on, another seed."""
-    costs = crew_costs()
-    while view["status"] == "active":
-        night = view["night"]
-        rng = random.Random(night + (1000 if diverge_at and night >= diverge_at else 0))
-        response = seal(client, view["id"], legal_plan(view, rng, costs))
-        assert response.status_code == 200, response.content
-        view = response.json()["heist"]
-    return view
 
 
 # --- Settings and data -----------------------------------------------------------------------
@@ -322,7 +304,10 @@ def test_ranked_heist_finished_after_the_slot_does_not_count(slot, player, clock
 
 
 def test_featured_starts_have_their_own_limit(slot, player, settings):
+    from django.core.cache import cache
+
     settings.RATE_LIMITS = {"featured_start": {"session": Rate(2, 600)}}
+    cache.clear()  # the travelled clock meets the counters of an earlier run
     _user, client = player
     start_featured(client, slot.slug)
     start_featured(client, slot.slug)
@@ -343,14 +328,15 @@ def test_featured_starts_have_their_own_limit(slot, player, settings):
 def test_same_plans_give_identical_heists_other_plans_change_only_play(slot):
     _a_user, a = make_player("a@example.com")
     _b_user, b = make_player("b@example.com")
-    c = age_checked_client()  # a guest, practice: the same heist all the same
+    _c_user, c = make_player("c@example.com")
     _d_user, d = make_player("d@example.com")
-    views = [start_featured(x, slot.slug) for x in (a, b, c, d)]
+    views = [start_featured(x, slot.slug) for x in (a, b, c, d)]  # each one's ranked try
+    assert all(v["ranked"] for v in views)
     opening = [(v["you"]["hand"], [x["loot"] for x in v["vaults"]]) for v in views]
     assert opening[0] == opening[1] == opening[2] == opening[3]
-    assert len({v["seed_commitment"] for v in views}) == 1
-    done = [_play_same(x, v) for x, v in zip((a, b, c), views, strict=False)]
-    diverged = _play_same(d, views[3], diverge_at=3)
+    assert {v["seed_commitment"] for v in views} == {slot.seed_commitment}
+    done = [play_same(x, v) for x, v in zip((a, b, c), views, strict=False)]
+    diverged = play_same(d, views[3], diverge_at=3)
     first = without_nonces(done[0]["history"])
     assert without_nonces(done[1]["history"]) == first
     assert without_nonces(done[2]["history"]) == first

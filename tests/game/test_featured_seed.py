@@ -125,14 +125,18 @@ def test_seed_secret_for_the_whole_life_of_a_slot_then_published_and_verified(se
         past = next(s for s in listing["past"] if s["slug"] == slot.slug)
         assert past["server_seed"] == slot.server_seed
         assert hashlib.sha256(past["server_seed"].encode()).hexdigest() == past["seed_commitment"]
-        assert past["seed_commitment"] == views["guest"]["seed_commitment"]
+        assert past["seed_commitment"] == views["player"]["seed_commitment"]
+        # The guest's was practice: a seed of its own (issue 27, S1).
+        assert views["guest"]["seed_commitment"] != past["seed_commitment"]
         assert slot.server_seed in player.get(f"/featured/{slot.slug}/").content.decode()
         # The next slot's seed is still secret.
         _scan(log, _secrets_of(upcoming))
 
         for name, client in (("guest", guest), ("player", player)):
             record = client.get(f"/api/v1/heists/{views[name]['id']}/replay/").json()
-            assert record["server_seed"] == slot.server_seed and record["client_seed"] == ""
+            own = hashlib.sha256(record["server_seed"].encode()).hexdigest()
+            assert own == views[name]["seed_commitment"] and record["client_seed"] == ""
+            assert (record["server_seed"] == slot.server_seed) is (name == "player")
             result = _verify_offline(record, tmp_path)
             assert result.returncode == 0, result.stdout + result.stderr
             assert result.stdout.startswith("OK")

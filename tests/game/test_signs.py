@@ -100,7 +100,10 @@ def test_an_abandoned_heist_earns_nothing_and_the_result_page_says_so():
         None,
         "abandoned",
     )
-    assert ledger_counts() == (0, 0, 0, 0)
+    # No Signs moved; the heist counts toward the day's limit (an earning of 0, abandoned,
+    # under the wallet's lock: issue 27, S13).
+    assert ledger_counts() == (1, 0, 0, 1)
+    assert HeistEarning.objects.get().result == "abandoned"
     assert "This heist was abandoned, so it earned no Signs." in result_page(client, view["id"])
     # The admin's abandon says the same.
     other = start(client)
@@ -201,3 +204,56 @@ def test_50_threads_finishing_the_same_heist_award_it_once():
     assert Transaction.objects.filter(reason="heist").count() == 1
     assert HeistEarning.objects.count() == 1
     assert wallet_balance(user) == earned
+
+
+# --- an abandoned heist counts toward the day (issue 27, S13) ------------------------------------
+
+
+def _earn_today(user, count: int) -> None:
+    for _ in range(count):
+        shop_services.signs_award(
+            player_id=user.pk,
+            heist_id=uuid.uuid4(),
+            outcome="win",
+            difficulty="rookie",
+            nights_sealed=6,
+            nights=6,
+            finished_at=timezone.now(),
+        )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("how", ["admin", "cap", "stale"])
+def test_an_abandoned_heist_counts_toward_the_days_twenty(settings, how):
+    # Leaving a losing heist unfinished cost nothing: the limit capped good results, not play.
+    settings.HEIST_ACTIVE_MAX = 1
+    user, client = make_player()
+    _earn_today(user, 19)
+    left = start(client)
+    if how == "admin":
+        services.heist_abandon(heist_id=left["id"])
+    elif how == "stale":
+        Heist.objects.filter(pk=left["id"]).update(
+            last_activity_at=timezone.now() - dt.timedelta(days=2)
+        )
+        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
+    view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the first one here
+    assert Heist.objects.get(pk=left["id"]).status == "abandoned"
+    done = play_out(client, view)
+    heist = Heist.objects.get(pk=done["id"])
+    assert (heist.signs_awarded, heist.signs_reason) == (0, "daily_limit"), how
+    row = HeistEarning.objects.get(heist_id=left["id"])
+    assert (row.amount, row.result, row.user_id) == (0, "abandoned", user.pk)
+
+
+@pytest.mark.django_db
+def test_an_abandoned_heist_is_a_loss_on_the_profile():
+    user, client = make_player()
+    view = start(client)
+    services.heist_abandon(heist_id=view["id"])
+    page = client.get("/accounts/profile/").content.decode()
+    from game.presenters.profile import profile_context
+
+    tallies = profile_context(user)["tallies"]
+    assert [(t["win"], t["draw"], t["loss"]) for t in tallies] == [(0, 0, 1)]
+    assert page

@@ -43,7 +43,8 @@ def assert_rate_limited(response) -> int:
     assert response.json()["error"]["code"] == "rate_limited"
     assert response.json()["error"]["message"]
     wait = int(response["Retry-After"])
-    assert 1 <= wait <= 600
+    # A sliding window counted in tenths spans up to 1.1 periods (veyltak_site/throttling.py).
+    assert 1 <= wait <= 660
     return wait
 
 

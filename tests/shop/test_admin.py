@@ -11,7 +11,7 @@ from django.test import Client
 from shop import services
 from shop.models import Transaction
 from tests.shop.conftest import balance, new_user, wallet
-from tests.staff import give_second_factor
+from tests.staff import give_second_factor, sign_in_with_second_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def staff(db):
 @pytest.fixture
 def staff_client(staff) -> Client:
     client = Client()
-    client.force_login(staff)
+    sign_in_with_second_factor(client, staff)
     return client
 
 
@@ -108,7 +108,7 @@ def test_staff_without_the_permission_get_no_grant_or_refund(user):
     )
     give_second_factor(clerk)
     client = Client()
-    client.force_login(clerk)
+    sign_in_with_second_factor(client, clerk)
     services.signs_welcome(user=user)
     page = client.get("/admin/shop/account/")
     assert page.status_code == 200 and "grant_signs" not in page.content.decode()

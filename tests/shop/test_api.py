@@ -112,3 +112,25 @@ def test_me_shows_the_real_balance(user):
     award(user.pk, outcome="win", difficulty="kingpin")
     assert client.get("/api/v1/me/").json()["signs"] == 160
     assert Client().get("/api/v1/me/").json()["signs"] == 0  # a guest
+
+
+def test_a_cursor_whose_position_is_no_entry_id_is_refused(schema, user, caplog):
+    # Base64 of p=x, of a negative, of a number past any id (past PostgreSQL's bigint), of a
+    # position with spaces: each decodes, none is a position the API gave out (issue 27, S5).
+    import base64
+    import logging
+
+    services.signs_welcome(user=user)
+    client = signed_in(user)
+    positions = ("x", "-1", "1e3", " 7", "99999999999999999999", "7\u0660")
+    with caplog.at_level(logging.ERROR):
+        for position in positions:
+            cursor = base64.b64encode(f"p={position}".encode()).decode()
+            response = client.get(WALLET, {"cursor": cursor})
+            assert response.status_code == 400, position
+            assert response.json()["error"]["code"] == "invalid_cursor"
+            _check(schema, WALLET, "get", 400, response)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # A position the API could give out still pages.
+    cursor = base64.b64encode(b"p=999999").decode()
+    assert client.get(WALLET, {"cursor": cursor}).json()["entries"][0]["amount"] == 100

@@ -4,6 +4,8 @@ path, a wrong method and an unexpected error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -73,6 +75,37 @@ def test_nesting_just_past_the_bound_is_refused_and_under_it_is_parsed():
 def test_malformed_json_is_a_400_parse_error():
     response = Client().post("/api/v1/age-check/", "{nope", content_type="application/json")
     assert_error(response, 400, "parse_error")
+
+
+# Words of Python's decoders and codecs that mean nothing to a person reading the message.
+_INTERNALS = re.compile(
+    r"sys\.|set_int_max_str_digits|char \d|codec|position|byte 0x|Expecting|JSON parse error"
+    r"|Traceback|Error\b|decode|\(char",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"{nope",
+        b'{"birth_date": ' + b"1" * 5000 + b"}",  # past Python's int digit limit
+        b"\xff\xfe{}",  # not UTF-8
+        b'{"a": NaN}',
+        b'{"a": 1} trailing',
+        b"[" * 40 + b"]" * 40,
+    ],
+)
+def test_a_parse_error_speaks_to_a_person_and_the_details_go_to_the_log(body, caplog):
+    # Issue 27, S11: the message of a malformed body said what Python's decoder said.
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="veyltak_site.parsers"):
+        response = Client().post("/api/v1/age-check/", body, content_type="application/json")
+    error = assert_error(response, 400, "parse_error")
+    assert not _INTERNALS.search(error["message"]), error["message"]
+    assert error["message"].endswith(".") and error["message"][0].isupper()
+    assert any(r.name == "veyltak_site.parsers" for r in caplog.records), "no log of the detail"
 
 
 # --- unknown routes, the slash, methods (finding 6) ---------------------------------------------

@@ -15,6 +15,13 @@ from veyltak_site.env import env_bool, env_int, env_list, env_url
         ("RIVAL_FALLBACK_SECONDS", "soon"),
         ("HEIST_ABANDON_MINUTES", "0"),
         ("SECRET_KEY", "too-short"),
+        ("LOG_FORMAT", "xml"),
+        ("METRICS_TOKEN", "short"),
+        ("METRICS_TOKEN", "a token with spaces in it, long enough though"),
+        ("METRICS_ALLOWED_IPS", "10.0.0.0/8,not-an-address"),
+        ("METRICS_ALLOWED_IPS", "10.0.0.1/8"),  # host bits set: a typo of 10.0.0.0/8?
+        ("PROMETHEUS_MULTIPROC_DIR", "/nonexistent/metrics"),
+        ("SENTRY_DSN", "ftp://public@example.invalid/1"),
     ],
 )
 def test_malformed_value_stops_start_up_naming_the_variable(name, value):
@@ -24,8 +31,15 @@ def test_malformed_value_stops_start_up_naming_the_variable(name, value):
     assert name in result.stderr
 
 
-def test_good_values_start():
-    result = run_django(DEBUG="off", HEIST_ABANDON_MINUTES="30")
+def test_good_values_start(tmp_path):
+    result = run_django(
+        DEBUG="off",
+        HEIST_ABANDON_MINUTES="30",
+        LOG_FORMAT="json",
+        METRICS_TOKEN="t" * 32,
+        METRICS_ALLOWED_IPS="10.0.0.0/8, 192.0.2.7, fd00::/8",
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path),
+    )
     assert result.returncode == 0, result.stderr
 
 

@@ -33,7 +33,16 @@ from veyltak_site.env import parse_rate
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple 42"
-DOORS = ("heist_start", "featured_start", "seal", "age_check", "purchase", "sign_in", "sign_up")
+DOORS = (
+    "heist_start",
+    "featured_start",
+    "seal",
+    "age_check",
+    "purchase",
+    "sign_in",
+    "sign_up",
+    "csrf_refused",
+)
 
 
 @pytest.fixture
@@ -313,3 +322,26 @@ def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
     finally:
         cache.clear()
     assert django_settings.RATE_LIMITS is not None
+
+
+# --- posts refused by CSRF (issue 27, S12) -------------------------------------------------------
+
+
+def test_posts_refused_by_csrf_count_at_the_address_and_then_answer_429(limits):
+    # 41,000 refused posts in a minute were counted by no limit; they count at their own door
+    # now, per browser and per address, and over it answer like every limited door.
+    limits("csrf_refused", session="1000/h", address="4/10m")
+    for path in ("/api/v1/heists/", "/age-check/"):
+        cache.clear()
+        # A fresh browser each time (no cookie, no token), all from one address.
+        answers = [
+            Client(enforce_csrf_checks=True).post(path, {"birth_date": "1980-01-01"})
+            for _ in range(6)
+        ]
+        assert [a.status_code for a in answers[:4]] == [403] * 4, path
+        for refused in answers[4:]:
+            assert_rate_limited(refused, api=path.startswith("/api/"))
+    # A post with its token is no refused post: the door is open to it.
+    guest = age_checked_client()
+    started = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"})
+    assert started.status_code == 201
