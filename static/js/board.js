@@ -14,15 +14,14 @@
 //   board/reveal.js     a night turned over on the vaults, and its recap
 //   board/plan.js       taps and keys, sealing, loading, the recap of a played night
 //   board/guide.js      the guided first heist and the tips of its nights 2 and 3
-//   board/details.js    details on a hold or a hover, the words' definitions, the piles
-//   board/dialogs.js    the help and the "lie low" question
+//   board/sheets.js     details on a hold or a hover, the words' definitions, the piles, the help
+//                       and the "lie low" question
 
 import { HEIST_URL, loadRules, root } from "./board/page.js";
 import { api } from "./board/api.js";
 import { setupSettings } from "./board/settings.js";
 import { setupGuide } from "./board/guide.js";
-import { setupDialogs } from "./board/dialogs.js";
-import { setupDetails } from "./board/details.js";
+import { setupDetails, setupDialogs } from "./board/sheets.js";
 import { hoverNote } from "./board/hand.js";
 import { keepPlanning, load, seal, setupPlanning } from "./board/plan.js";
 

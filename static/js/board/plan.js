@@ -11,8 +11,7 @@ import { state, handCard, resetPlan, energyLeft, boostBlock, planProblem, markSe
 import { renderControls, renderNote, renderPlanning, requestPreview, tell } from "./hand.js";
 import { bumpScore, fitBoard, renderSides, renderTop } from "./view.js";
 import { showNight } from "./reveal.js";
-import { openBreakdown } from "./details.js";
-import { askLieLow } from "./dialogs.js";
+import { askLieLow, openBreakdown } from "./sheets.js";
 import { claimTips, hideTip, showTip, tour } from "./guide.js";
 
 function fromKeyboard(event) {

@@ -1,10 +1,12 @@
-// Details one gesture away: hold (touch) or point at (mouse) a card or a vault for its details,
-// tap a vault of a played night for each crew's Power, tap a word of the board for what it
-// means, tap a pile for the decks and discards. All in one sheet (#b-detail) or the piles one.
+// The board's sheets, in the page's one set of dialogs: details one gesture away (hold a card or
+// a vault on a touch screen, or point at it with a mouse), each crew's Power at a vault of a
+// played night, what a word of the board means, the decks and discards, the help (the night's
+// steps, the Heat -> Energy table and every word, from the ruleset) and the "lie low" question.
 
 import { RULES, crewInfo, define, root, t, vaultName } from "./page.js";
 import { $, h, art, signed } from "./dom.js";
 import { state } from "./state.js";
+import { tour } from "./guide.js";
 
 function openSheet(title, ...body) {
   $("b-detail-title").textContent = title;
@@ -172,4 +174,43 @@ export function setupDetails({ onHover }) {
     onHover(detail ? detail.line : null);
   });
   root.addEventListener("pointerleave", () => onHover(null));
+}
+
+// --- the help and the "lie low" question ----------------------------------------------------------
+
+/** Wire the sheets; ``onLieLow`` seals the empty plan, ``onKeepPlanning`` goes back to it. */
+export function setupDialogs({ onLieLow, onKeepPlanning }) {
+  for (const dialog of root.querySelectorAll("dialog")) {
+    dialog.addEventListener("click", (event) => {
+      if (event.target.closest("[data-close]") || event.target === dialog) dialog.close();
+    });
+  }
+  $("b-confirm-yes").addEventListener("click", () => {
+    $("b-confirm").close();
+    onLieLow();
+  });
+  $("b-confirm-no").addEventListener("click", () => {
+    $("b-confirm").close();
+    onKeepPlanning();
+  });
+  $("b-help-steps").replaceChildren(...(RULES.steps ?? []).map((s) => h("li", {}, h("b", {}, s.title), " ", s.text)));
+  $("b-help-heat").textContent = RULES.boost_and_heat ?? "";
+  const [heads, cells] = root.querySelectorAll(".heat-table tr");
+  RULES.energy_by_heat.forEach((energy, heat) => {
+    heads.append(h("td", {}, heat));
+    cells.append(h("td", {}, energy));
+  });
+  $("b-help-terms").replaceChildren(...Object.values(RULES.glossary ?? {}).flatMap((entry) => [h("dt", {}, entry.term), h("dd", {}, entry.text)]));
+  $("b-help-open").addEventListener("click", () => $("b-help").showModal());
+  $("b-tour-again").addEventListener("click", () => {
+    $("b-help").close();
+    tour.start(true);
+  });
+}
+
+/** Ask before sealing a night with no crew. */
+export function askLieLow() {
+  $("b-confirm-text").textContent = t("lie_low_text");
+  $("b-confirm").showModal();
+  $("b-confirm-no").focus();
 }
