@@ -27,6 +27,15 @@ _SYMBOL = re.compile(r'<symbol\s+id="([a-z0-9-]+)"')
 # --- The board's words ----------------------------------------------------------------------
 # key -> template. {braces} are filled: the ruleset's numbers here, the night's on the board.
 WORDS: Mapping[str, str] = {
+    # The engine's refusals, heard before sealing.
+    "boost_help": "+{boost_power} Power to each crew you send, +{boost_heat} Heat.",
+    "boost_on": "Boost on: +{boost_power} Power to each crew you send, +{boost_heat} Heat.",
+    "boost_locked": "Boost is locked: your Heat is {heat}.",
+    "boost_without_crew": "Send at least one crew to Boost.",
+    "over_energy": "Over Energy by {over}: take a crew back.",
+    "too_many_crew": "Send at most {max_crew} crew.",
+    "crew_limit": "You can send at most {max_crew} crew a night. Take one back first.",
+    "vault_closed": "{vault} is closed tonight: no crew may be sent there.",
     # The top line and the night tracker.
     "dot_played": "Night {n}: see it again",
     "dot_now": "Night {n}: tonight",

@@ -153,8 +153,6 @@ def board_rules(ruleset: Ruleset) -> str:
                 }
                 for c in ruleset.crew.values()
             },
-            # Words from game.presenters.words: the board fills the templates, never words its own.
-            "text": dict(words.BOARD),
             "rival_reasons": text.rival_side_reasons(ruleset),
             # The board's "?" panel: the night's steps and Boost and Heat, from the same table.
             "steps": [{"title": t, "text": d} for t, d in words.night_steps(ruleset)],

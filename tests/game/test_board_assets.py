@@ -52,3 +52,15 @@ def test_the_sprite_has_every_crew_and_vault_of_every_ruleset():
         missing = [c for c in ruleset.crew if f"crew-{c}" not in symbols]
         missing += [v.slug for v in ruleset.vaults if f"vault-{v.slug}" not in symbols]
         assert not missing, (version, missing)
+
+
+def test_every_word_the_board_asks_for_is_in_the_table():
+    from game.presenters.board import GLOSSARY, WORDS
+
+    source = "\n".join(p.read_text() for p in [JS / "board.js", *JS.glob("board/*.js")])
+    asked = set(re.findall(r'\bt\("([a-z_]+)"', source))
+    # The guide's steps and the reveal's lines name their words in tables of keys.
+    asked |= set(re.findall(r'\b(?:text|next): "([a-z_]+)"', source))
+    assert asked and not asked - set(WORDS), sorted(asked - set(WORDS))
+    terms = set(re.findall(r'\bterm\("([a-z_]+)"', source))
+    assert terms and not terms - set(GLOSSARY), sorted(terms - set(GLOSSARY))

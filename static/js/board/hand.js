@@ -1,7 +1,7 @@
 // The dock while planning: the note line, the hand (Cost and Power labelled on every card), the
 // Energy left, Boost and Seal in the thumb zone, and tomorrow's Energy from the server's preview.
 
-import { RULES, HEIST_URL, crewInfo, fill, t, vaultName } from "./page.js";
+import { RULES, HEIST_URL, crewInfo, t, vaultName } from "./page.js";
 import { $, h, art, say, signed, term } from "./dom.js";
 import { api } from "./api.js";
 import { state, handCard, energyLeft, boostBlock, planProblem } from "./state.js";
@@ -154,7 +154,7 @@ export function renderControls() {
   boost.setAttribute("aria-disabled", blocked ? "true" : "false");
   boost.setAttribute("aria-keyshortcuts", "B");
   boost.querySelector(".state").textContent = state.boost ? t("on") : blocked ? t("locked") : t("off");
-  $("b-boost-why").textContent = blocked ?? fill(RULES.text.boost_help, RULES);
+  $("b-boost-why").textContent = blocked ?? t("boost_help");
 
   const seal = $("b-seal");
   const waiting = heist.phase !== "planning";

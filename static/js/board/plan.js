@@ -3,7 +3,7 @@
 // the recap of any played night (a tap on its dot), and a page loaded after a seal it did not
 // see the end of, which opens on that night instead of skipping it.
 
-import { RULES, HEIST_URL, root, crewInfo, fill, t, vaultName } from "./page.js";
+import { RULES, HEIST_URL, root, crewInfo, t, vaultName } from "./page.js";
 import { $, pause, say } from "./dom.js";
 import { ApiError, api } from "./api.js";
 import { sound } from "./settings.js";
@@ -45,7 +45,7 @@ export function onCard(card, event) {
   } else if (state.plan.size >= RULES.max_crew) {
     state.selected = null;
     renderPlanning();
-    tell(fill(RULES.text.crew_limit, RULES), true);
+    tell(t("crew_limit"), true);
     focusNow(target);
     return;
   } else if (info.cost > energyLeft()) {
@@ -70,7 +70,7 @@ export function onVault(vault, event) {
   if (!planning()) return;
   state.note = null;
   if (vault.closed) {
-    tell(fill(RULES.text.vault_closed, { vault: vault.name }), true);
+    tell(t("vault_closed", { vault: vault.name }), true);
     return;
   }
   if (state.selected === null) {
@@ -99,7 +99,7 @@ export function onBoost() {
   state.boost = !state.boost;
   state.note = null;
   sound("pick");
-  say(state.boost ? fill(RULES.text.boost_on, RULES) : t("boost_off"));
+  say(state.boost ? t("boost_on") : t("boost_off"));
   renderControls();
   requestPreview();
   tour.did("boost");

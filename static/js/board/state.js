@@ -1,7 +1,7 @@
 // The board's one state: the heist view as the API last sent it and the plan being made, with
-// the engine's refusals heard before sealing (words from RULES.text, numbers from the ruleset).
+// the engine's refusals heard before sealing (the server's words, the ruleset's numbers).
 
-import { RULES, crewInfo, fill } from "./page.js";
+import { RULES, crewInfo, t } from "./page.js";
 
 export const state = {
   heist: null,
@@ -42,15 +42,15 @@ export const energyLeft = () => state.heist.you.energy - planCost();
 
 export function boostBlock() {
   const you = state.heist.you;
-  if (you.heat >= RULES.boost_lock_heat) return fill(RULES.text.boost_locked, { heat: you.heat });
-  if (state.plan.size === 0) return RULES.text.boost_without_crew;
+  if (you.heat >= RULES.boost_lock_heat) return t("boost_locked", { heat: you.heat });
+  if (state.plan.size === 0) return t("boost_without_crew");
   return null;
 }
 
 export function planProblem() {
   const left = energyLeft();
-  if (left < 0) return fill(RULES.text.over_energy, { over: -left });
-  if (state.plan.size > RULES.max_crew) return fill(RULES.text.too_many_crew, RULES);
+  if (left < 0) return t("over_energy", { over: -left });
+  if (state.plan.size > RULES.max_crew) return t("too_many_crew");
   if (state.boost && boostBlock()) return boostBlock();
   return null;
 }
