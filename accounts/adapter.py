@@ -40,7 +40,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return not gate.is_locked(request) and super().is_open_for_signup(request)
 
     def pre_login(self, request, user, **kwargs):
-        # The ruling (README, accounts): a refused browser may still sign in to an account
+        # The ruling (docs/security.md): a refused browser may still sign in to an account
         # that passed the gate (its holder passed it); signing in to one that has not is
         # another door, refused for the day like the rest.
         response = super().pre_login(request, user, **kwargs)

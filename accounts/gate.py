@@ -6,7 +6,7 @@ dates teaches nothing. A refused browser is locked for a day on every door (sign
 API, signing in to an account that has not passed the gate) through two independent stores that
 heal each other: a signed cookie, which outlives a sign-out, and a record on the server
 (``GateRecord``, keyed by the browser's guest id), which outlives a deleted cookie. Signing in
-to an account that passed the gate stays possible: its holder passed it (README, accounts).
+to an account that passed the gate stays possible: its holder passed it (docs/security.md).
 
 The verdict lives in that record, never in the session data: a session is saved whole at the
 end of each request, so of several checks sent at once the last to finish would write back

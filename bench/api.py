@@ -20,9 +20,9 @@ It prints heists per minute, the seal route's p50/p95/p99, the trivial endpoint'
 second, and last the line ``seal_p95_ms: N``. Only loopback traffic; bounded in time and count;
 it stops by itself and ends every process it started.
 
-    .venv/bin/python bench/api.py                      # 20 players, 60 s
-    .venv/bin/python bench/api.py --players 5 --duration 15 --difficulty rookie
-    .venv/bin/python bench/api.py --think 0            # bots: the saturated worst case
+    .venv-dev/bin/python bench/api.py                      # 20 players, 60 s
+    .venv-dev/bin/python bench/api.py --players 5 --duration 15 --difficulty rookie
+    .venv-dev/bin/python bench/api.py --think 0            # bots: the saturated worst case
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to point
 elsewhere on this machine). The benchmark database (default ``veyltak_bench``) is dropped and

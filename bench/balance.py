@@ -1,8 +1,8 @@
 """Balance of the Night Market crew: mirror matches of the strongest rival level.
 
-    .venv/bin/python bench/balance.py                 # 500 seed pairs (1,000 games) per card
-    .venv/bin/python bench/balance.py --quick         # 20 seed pairs per card, same lines
-    .venv/bin/python bench/balance.py --cards fence --pairs 100
+    .venv-dev/bin/python bench/balance.py                 # 500 seed pairs (1,000 games) per card
+    .venv-dev/bin/python bench/balance.py --quick         # 20 seed pairs per card, same lines
+    .venv-dev/bin/python bench/balance.py --cards fence --pairs 100
 
 For each Night Market crew of the ruleset (its ``set`` is ``night-market``; no slug is written
 here), Kingpin plays Kingpin. Both decks are the same persona deck, except that one of them (the

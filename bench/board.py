@@ -12,7 +12,7 @@ compressed body).
 It prints each response and the total; last line ``board_first_load_kb: N`` (KiB, one decimal;
 the aim is under 80). The database is dropped at the end.
 
-    .venv/bin/python bench/board.py
+    .venv-dev/bin/python bench/board.py
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bench.harness import (  # noqa: E402
     wait_port,
 )
 
-VENV_BIN = ROOT / ".venv" / "bin"
+VENV_BIN = Path(sys.executable).parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 360, "height": 640}
 ADULT_BIRTH_DATE = "1990-04-02"

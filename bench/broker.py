@@ -5,8 +5,8 @@ worker does), the time from publish to delivery for single messages, and ``--pro
 processes publishing ``--messages`` each while two consumer processes drain the queue: messages
 per second end to end, and how many were lost, duplicated or unreadable.
 
-    .venv/bin/python bench/broker.py
-    .venv/bin/python bench/broker.py --candidates veyltak,kombu-file
+    .venv-dev/bin/python bench/broker.py
+    .venv-dev/bin/python bench/broker.py --candidates veyltak,kombu-file
 
 Candidates: ``veyltak`` (veyltak_site/broker.py, what `make run` uses), ``kombu-file`` (kombu's
 own file transport, what it used before) and ``sqlalchemy`` (kombu's SQLAlchemy transport on

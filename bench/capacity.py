@@ -14,8 +14,8 @@ worker, PostgreSQL's backends of this database, this Redis, locust, and everythi
 machine). The figure is the largest step with seal p95 <= ``--p95-ms`` and no failed request;
 last line ``capacity_players: N``.
 
-    BENCH_REDIS_URL=redis://127.0.0.1:6379 nice -n 10 .venv/bin/python bench/capacity.py
-    .venv/bin/python bench/capacity.py --steps 25,50 --hold 40      # quick look
+    BENCH_REDIS_URL=redis://127.0.0.1:6379 nice -n 10 .venv-dev/bin/python bench/capacity.py
+    .venv-dev/bin/python bench/capacity.py --steps 25,50 --hold 40      # quick look
 
 The players each send an X-Forwarded-For address of their own and the site runs with
 NUM_PROXIES=1, so the per-address limits see separate people, as behind a real proxy; no limit

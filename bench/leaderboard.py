@@ -13,8 +13,8 @@ p50 / p95 / p99 of the top, the rank and both together, the machine's load, and 
 ``leaderboard_p95_ms: N`` (both reads of one round together). The database is dropped at the
 end unless ``--keep``.
 
-    .venv/bin/python bench/leaderboard.py                    # 100,000 entries, 500 rounds
-    .venv/bin/python bench/leaderboard.py --entries 20000 --reads 200
+    .venv-dev/bin/python bench/leaderboard.py                    # 100,000 entries, 500 rounds
+    .venv-dev/bin/python bench/leaderboard.py --entries 20000 --reads 200
 """
 
 from __future__ import annotations

@@ -17,10 +17,10 @@ under the same conditions, and prints ``hot_row_ops_per_second`` before the last
 It prints, per operation, the count and p50 / p95 / p99 latency, the machine's load, checks the
 ledger afterwards (``check_signs_ledger``), and last the line ``ledger_ops_per_second: N``.
 
-    .venv/bin/python bench/ledger.py                       # 20 players, 20 s
-    .venv/bin/python bench/ledger.py --lock-system         # the same with the hot row
-    .venv/bin/python bench/ledger.py --compare             # both, one after the other
-    .venv/bin/python bench/ledger.py --players 5 --duration 5
+    .venv-dev/bin/python bench/ledger.py                       # 20 players, 20 s
+    .venv-dev/bin/python bench/ledger.py --lock-system         # the same with the hot row
+    .venv-dev/bin/python bench/ledger.py --compare             # both, one after the other
+    .venv-dev/bin/python bench/ledger.py --players 5 --duration 5
 
 The benchmark database (default ``veyltak_signs_bench`` on 127.0.0.1; BENCH_DATABASE_URL to
 point elsewhere on this machine) is dropped and created afresh on every run.

@@ -1,6 +1,6 @@
 """resolve() alone: CPU time per night over a fixed set of positions, best of several passes.
 
-    .venv/bin/python bench/resolve.py [--repeats N] [--root PATH]
+    .venv-dev/bin/python bench/resolve.py [--repeats N] [--root PATH]
 
 The positions come from 300 random-play heists (seeded, so every run resolves the same nights).
 CPU time of this process (``time.process_time``), not wall time, and the best pass: on a shared

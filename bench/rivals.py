@@ -1,8 +1,8 @@
 """Per-decision time of each rival level, on one core.
 
-    .venv/bin/python bench/rivals.py            # 2,000 decisions per level
-    .venv/bin/python bench/rivals.py --quick    # 300 per level, same lines
-    .venv/bin/python bench/rivals.py --quick --clock cpu   # CPU time, for a busy machine
+    .venv-dev/bin/python bench/rivals.py            # 2,000 decisions per level
+    .venv-dev/bin/python bench/rivals.py --quick    # 300 per level, same lines
+    .venv-dev/bin/python bench/rivals.py --quick --clock cpu   # CPU time, for a busy machine
 
 Positions come from heists played a random number of nights by random legal plans, across every
 ordered pair of persona decks and both seats; each level decides every position once. They are

@@ -12,10 +12,10 @@ Then each buyer sends every one of its keys again (the stored answer, ``Idempote
 as the replay's figure. It prints per phase the count and p50 / p95 / p99, the machine's load,
 checks the ledger (``check_signs_ledger``), and last the line ``purchase_p95_ms: N``.
 
-    .venv/bin/python bench/shop.py                          # 20 buyers, 8 players each
-    .venv/bin/python bench/shop.py --buyers 5 --users 2     # quick
-    .venv/bin/python bench/shop.py --think 1 --users 2      # buyers who pause about 1 s
-    .venv/bin/python bench/shop.py --redis-dbs 6 7          # the broker and cache db numbers
+    .venv-dev/bin/python bench/shop.py                          # 20 buyers, 8 players each
+    .venv-dev/bin/python bench/shop.py --buyers 5 --users 2     # quick
+    .venv-dev/bin/python bench/shop.py --think 1 --users 2      # buyers who pause about 1 s
+    .venv-dev/bin/python bench/shop.py --redis-dbs 6 7          # the broker and cache db numbers
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL to point elsewhere
 on this machine). The benchmark database (default ``veyltak_shop_bench``) is dropped and created

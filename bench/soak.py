@@ -12,12 +12,12 @@ how the stack stopped, what the database holds (every night of every finished he
 sealed rival plan) and, with the embedded broker, the messages set aside; last line
 ``soak_failed_heists: N``.
 
-    .venv/bin/python bench/soak.py                          # embedded: SQLite + on-disk broker
-    .venv/bin/python bench/soak.py --minutes 60 --think 1   # an hour of steady play
-    .venv/bin/python bench/soak.py --kill-worker-every 45   # SIGKILL the worker now and then
+    .venv-dev/bin/python bench/soak.py                          # embedded: SQLite + on-disk broker
+    .venv-dev/bin/python bench/soak.py --minutes 60 --think 1   # an hour of steady play
+    .venv-dev/bin/python bench/soak.py --kill-worker-every 45   # SIGKILL the worker now and then
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/veyltak_soak \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/2 REDIS_URL=redis://127.0.0.1:6379/3 \\
-        .venv/bin/python bench/soak.py                      # PostgreSQL + Redis
+        .venv-dev/bin/python bench/soak.py                      # PostgreSQL + Redis
 
 The heist-start limits are lifted for the bots (one loopback address); the cap on heists in
 play is kept. A PostgreSQL database named in DATABASE_URL is dropped and created afresh.

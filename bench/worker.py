@@ -7,9 +7,9 @@ rival night from its task queue. The worker's CPU, read from /proc, is divided b
 turns it played. First, rival tasks for heists that do not exist measure one Celery round trip
 with the read of the heist: the part of every turn that is not the rival thinking.
 
-    .venv/bin/python bench/worker.py                  # 40 heists (240 turns) per difficulty
-    .venv/bin/python bench/worker.py --heists 10 --difficulty rookie
-    CELERY_DB_REUSE_MAX=0 .venv/bin/python bench/worker.py   # Celery's default: a new
+    .venv-dev/bin/python bench/worker.py                  # 40 heists (240 turns) per difficulty
+    .venv-dev/bin/python bench/worker.py --heists 10 --difficulty rookie
+    CELERY_DB_REUSE_MAX=0 .venv-dev/bin/python bench/worker.py   # Celery's default: a new
                                                              # connection for every task
 
 Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL, BENCH_REDIS_URL); the database

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from game.fields import StoredJSONField
 from shop.models import SignsReason
 
 
@@ -57,10 +58,10 @@ class FeaturedSlot(models.Model):
 
     ruleset = models.CharField(max_length=32)
     encounter_slug = models.SlugField(max_length=64)
-    encounter = models.JSONField(help_text="The encounter exactly as disclosed (to_dict).")
+    encounter = StoredJSONField(help_text="The encounter exactly as disclosed (to_dict).")
     rival = models.SlugField(max_length=64)
     difficulty = models.SlugField(max_length=32)
-    deck = models.JSONField(help_text="The player's fixed decklist, 12 crew slugs.")
+    deck = StoredJSONField(help_text="The player's fixed decklist, 12 crew slugs.")
 
     server_seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)
@@ -68,7 +69,7 @@ class FeaturedSlot(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     # Frozen at close: [{rank, user_id, player, score, rival_score, finished_at, signs}].
-    winners = models.JSONField(default=list, blank=True)
+    winners = StoredJSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["starts_at"]
@@ -131,10 +132,10 @@ class Heist(models.Model):
     ruleset = models.CharField(max_length=32)
     rival = models.SlugField(max_length=64, help_text="Rival persona slug (game/rivals).")
     difficulty = models.SlugField(max_length=32)
-    player_deck = models.JSONField(help_text="Decklist, 12 crew slugs; index = card id.")
-    rival_deck = models.JSONField(help_text="Decklist, 12 crew slugs; index = card id.")
+    player_deck = StoredJSONField(help_text="Decklist, 12 crew slugs; index = card id.")
+    rival_deck = StoredJSONField(help_text="Decklist, 12 crew slugs; index = card id.")
     encounter_slug = models.SlugField(max_length=64, blank=True)
-    encounter = models.JSONField(
+    encounter = StoredJSONField(
         null=True, blank=True, help_text="The encounter exactly as disclosed (Encounter.to_dict)."
     )
     # A featured heist plays its slot's seed, deck, encounter, rival and difficulty. A signed-in
@@ -167,7 +168,7 @@ class Heist(models.Model):
     # the cosmetics the player had equipped then (shop.selectors.equipped), for "rival" its
     # persona's (none yet). {"you": {card_back, board_theme, title}, "rival": {...}}, each value
     # a shop slug or None; {} for a heist started before cosmetics existed (all None).
-    cosmetics = models.JSONField(default=dict, blank=True)
+    cosmetics = StoredJSONField(default=dict, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)
@@ -228,18 +229,18 @@ class HeistNight(models.Model):
 
     heist = models.ForeignKey(Heist, on_delete=models.CASCADE, related_name="nights")
     night = models.PositiveSmallIntegerField()
-    loot = models.JSONField(help_text="This night's loot per vault, as shown to both sides.")
-    closed = models.JSONField(default=list, blank=True, help_text="Vaults closed this night.")
+    loot = StoredJSONField(help_text="This night's loot per vault, as shown to both sides.")
+    closed = StoredJSONField(default=list, blank=True, help_text="Vaults closed this night.")
     started_at = models.DateTimeField(default=timezone.now)
 
-    rival_plan = models.JSONField(null=True, blank=True)
+    rival_plan = StoredJSONField(null=True, blank=True)
     # NULL, not "", means "not sealed yet": the seal claims WHERE rival_commitment IS NULL.
     rival_nonce = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     rival_commitment = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     rival_sealed_at = models.DateTimeField(null=True, blank=True)
 
-    player_plan = models.JSONField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True, help_text="NightResult.to_dict().")
+    player_plan = StoredJSONField(null=True, blank=True)
+    result = StoredJSONField(null=True, blank=True, help_text="NightResult.to_dict().")
     resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -298,7 +299,7 @@ class SavedDeck(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_decks"
     )
     name = models.CharField(max_length=40)
-    cards = models.JSONField(help_text="Decklist, 12 crew slugs.")
+    cards = StoredJSONField(help_text="Decklist, 12 crew slugs.")
     ruleset = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -17,7 +17,7 @@ def claim_guest_heists(sender, request, user, **kwargs) -> None:
     # heists this browser played as a guest move to the account it signs in with. Not at
     # sign-up: an account is not signed in until its email is confirmed (confirming in the
     # same browser signs in, and claims them then), and a guest's heists vanishing at sign-up
-    # would tell the browser that the address was new (enumeration, README accounts).
+    # would tell the browser that the address was new (enumeration, docs/security.md).
     if request is not None and hasattr(request, "session"):
         heists_claim_guest(user=user, guest_id=guest_id(request))
 

@@ -13,7 +13,16 @@ import sys
 from pathlib import Path
 
 LIMIT = 500
-SKIP_DIRS = {".git", ".venv", "venv", "var", "staticfiles", "node_modules", "__pycache__"}
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    ".venv-dev",
+    "venv",
+    "var",
+    "staticfiles",
+    "node_modules",
+    "__pycache__",
+}
 
 
 def modules(root: Path):

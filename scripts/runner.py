@@ -71,6 +71,13 @@ def _child_setup(runner_pid: int) -> None:
         os._exit(1)
 
 
+def procfile_env() -> dict[str, str]:
+    """The Procfile names bare commands (gunicorn, celery): the ones installed beside the
+    interpreter that runs this runner come first (`make run`: .venv/bin)."""
+    bin_dir = os.path.dirname(sys.executable)
+    return {**os.environ, "PATH": os.pathsep.join([bin_dir, os.environ.get("PATH", "")])}
+
+
 def describe(code: int) -> str:
     return f"signal {signal.Signals(-code).name}" if code < 0 else f"code {code}"
 
@@ -89,6 +96,7 @@ class Process:
         runner_pid = os.getpid()
         self.proc = subprocess.Popen(
             ["/bin/sh", "-c", f"exec {self.command}"],  # exec: the process is the command itself
+            env=procfile_env(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

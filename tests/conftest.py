@@ -1,11 +1,12 @@
-import copy
 import os
 
 import pytest
 from django.conf import settings
 
-# The limits as configured (veyltak_site/settings.py), before any test changes them.
-DEFAULT_RATE_LIMITS = copy.deepcopy(settings.RATE_LIMITS)
+# Shared helpers assert as tests do: pytest rewrites their asserts to say what differed.
+pytest.register_assert_rewrite("tests.support")
+
+import tests.support.limits  # noqa: E402, F401  (the configured limits, read before any test)
 
 
 def pytest_report_header(config):
@@ -24,16 +25,17 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(
             "CI=true but the tests are not on PostgreSQL; run them via `make test`."
         )
-    skip = pytest.mark.skip(reason="needs PostgreSQL (row locks, concurrency); SQLite is in use")
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(skip)
+        # A test says why it needs PostgreSQL: @pytest.mark.postgres(reason=...).
+        if marker := item.get_closest_marker("postgres"):
+            why = marker.kwargs.get("reason", "row locks and concurrency")
+            item.add_marker(pytest.mark.skip(reason=f"needs PostgreSQL ({why}); SQLite is in use"))
 
 
 @pytest.fixture
 def admin_user(db, django_user_model):
     """pytest-django's superuser, with the second factor the admin asks staff for."""
-    from tests.staff import give_second_factor
+    from tests.support.staff import give_second_factor
 
     user = django_user_model.objects.create_superuser("admin", "admin@example.com", "password")
     give_second_factor(user)
@@ -46,7 +48,7 @@ def admin_client(admin_user):
     (the admin asks the session, not only the account, for the second factor)."""
     from django.test import Client
 
-    from tests.staff import sign_in_with_second_factor
+    from tests.support.staff import sign_in_with_second_factor
 
     client = Client()
     sign_in_with_second_factor(client, admin_user)

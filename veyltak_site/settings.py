@@ -2,7 +2,7 @@
 
 Defaults are safe for a laptop: DEBUG off, SQLite (WAL, immediate transactions), a Celery broker
 on disk and a file cache, so `make run` needs no servers. DATABASE_URL, CELERY_BROKER_URL and
-REDIS_URL switch to PostgreSQL and Redis/RabbitMQ. See README.md for every variable.
+REDIS_URL switch to PostgreSQL and Redis/RabbitMQ. See docs/configuration.md for every variable.
 """
 
 import secrets
@@ -134,7 +134,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if test_name := env_str("DATABASE_TEST_NAME", ""):
+test_name = env_str("DATABASE_TEST_NAME", "")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The tests' SQLite database is a file, not memory: the live server's threads and a worker
+    # process each open a connection of their own (a database in memory shared between threads
+    # locks whole tables: "database table is locked").
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"{test_name or 'test'}.sqlite3")}
+elif test_name:
     DATABASES["default"]["TEST"] = {"NAME": test_name}
 USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 

@@ -15,8 +15,8 @@ from django.utils.module_loading import import_string
 from accounts import gate
 from accounts.models import Profile
 from accounts.signals import account_deleting
-from tests.accounts.conftest import PASSWORD, confirm_email, make_player, signup
-from tests.staff import give_second_factor, sign_in_with_second_factor
+from tests.support.accounts import PASSWORD, confirm_email, make_player, signup
+from tests.support.staff import give_second_factor, sign_in_with_second_factor
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db

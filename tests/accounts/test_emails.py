@@ -12,7 +12,7 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 
-from tests.accounts.conftest import confirm_email, signup
+from tests.support.accounts import confirm_email, signup
 
 pytestmark = pytest.mark.django_db
 

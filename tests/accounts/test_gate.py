@@ -14,35 +14,17 @@ from django.test import Client
 
 from accounts import gate
 from accounts.models import Profile
-from tests.accounts.conftest import PASSWORD, make_player, signup, years_ago
+from tests.support.accounts import (
+    PASSWORD,
+    api_age_check,
+    assert_neutral,
+    make_player,
+    signup,
+    years_ago,
+)
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
-
-# What the gate must never say or hint: the cut-off, or what it is about.
-_FORBIDDEN = [
-    re.compile(r"\b18\b"),
-    re.compile(r"eighteen", re.I),
-    re.compile(r"adult", re.I),
-    re.compile(r"minor", re.I),
-    re.compile(r"too young", re.I),
-    re.compile(r"under-?age", re.I),
-    re.compile(r"age limit", re.I),
-]
-
-
-def assert_neutral(text: str, where: str) -> None:
-    for pattern in _FORBIDDEN:
-        match = pattern.search(text)
-        if match:
-            context = text[max(0, match.start() - 80) : match.end() + 80]
-            raise AssertionError(f"{where} contains {match.group(0)!r}: ...{context}...")
-
-
-def api_age_check(client, birth_date):
-    value = birth_date.isoformat() if isinstance(birth_date, dt.date) else birth_date
-    return client.post("/api/v1/age-check/", {"birth_date": value}, content_type="application/json")
-
 
 # --- the rule ------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from accounts import gate
 from accounts.guest import existing_guest_id
 from accounts.models import GateRecord
-from tests.accounts.conftest import years_ago
+from tests.support.accounts import years_ago
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts import names, services
 from accounts.models import Profile
-from tests.accounts.conftest import PASSWORD, confirm_email, make_player, years_ago
+from tests.support.accounts import PASSWORD, confirm_email, make_player, years_ago
 from veyltak_site.exceptions import ApplicationError
 
 User = get_user_model()
@@ -227,7 +227,6 @@ def test_no_part_of_the_email_is_shown_as_a_name():
 # --- existing accounts (the data migration) -------------------------------------------------------
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_migrations_give_existing_accounts_handles_and_resolve_duplicate_emails():
     from django.db.migrations.executor import MigrationExecutor

@@ -37,20 +37,13 @@ def test_the_task_deletes_expired_sessions_and_keeps_live_ones():
     assert clear_expired_sessions() == 0
 
 
-def test_the_beat_schedule_runs_it_at_least_daily():
-    entry = settings.CELERY_BEAT_SCHEDULE["clear-expired-sessions"]
-    assert entry["task"] == "accounts.clear_expired_sessions"
-    assert entry["schedule"] <= 24 * 60 * 60
-
-
 @pytest.fixture
 def live_worker(transactional_db, tmp_path):
-    from tests.game.conftest import _live_worker
+    from tests.support.worker import live_worker_process
 
-    yield from _live_worker(tmp_path, pool="threads", concurrency=1, conn_max_age=0)
+    yield from live_worker_process(tmp_path, pool="threads", concurrency=1, conn_max_age=0)
 
 
-@pytest.mark.postgres
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_runs_the_scheduled_task(live_worker):

@@ -9,8 +9,7 @@ from django.test import Client
 
 from accounts import gate
 from accounts.models import Profile
-from tests.accounts.conftest import PASSWORD, signup
-from tests.accounts.test_gate import api_age_check, assert_neutral
+from tests.support.accounts import PASSWORD, api_age_check, assert_neutral, signup
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
-from tests.accounts.conftest import PASSWORD, confirm_email, make_player, signup, years_ago
+from tests.support.accounts import PASSWORD, confirm_email, make_player, signup, years_ago
 
 User = get_user_model()
 

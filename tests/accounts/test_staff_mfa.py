@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import profile_attest
-from tests.staff import give_second_factor, totp_code
+from tests.support.staff import give_second_factor, totp_code
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple 42"

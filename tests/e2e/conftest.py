@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import PHONE
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM (fixtures, the live
 # server's setup) refuses to run beside one unless told the code is really synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -31,10 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 360, "height": 640}
-LANDSCAPE = {"width": 640, "height": 360}  # a phone turned sideways
-DESKTOP = {"width": 1280, "height": 800}
-ADULT_BIRTH_DATE = "1990-04-02"
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots" / time.strftime("e2e-%Y%m%d-%H%M%S")
@@ -45,6 +43,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
+            # Every browser test takes longer than 5 s (a live server, Chromium, axe).
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -183,12 +183,3 @@ def new_page(browser):
                 problems.extend(page.evaluate("window.__cspViolations || []"))
         context.close()
     assert not problems, problems
-
-
-def pass_age_check(page, base: str, next_path: str = "/play/") -> None:
-    """A new guest opens a gated page and passes the neutral age screen."""
-    page.goto(base + next_path)
-    assert "/age-check/" in page.url
-    page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
-    page.get_by_role("button", name="Continue").click()
-    page.wait_for_url(f"**{next_path}")

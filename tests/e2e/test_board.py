@@ -12,9 +12,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, LANDSCAPE, PHONE
-from tests.e2e.helpers import (
+from tests.support.browser import (
     CHEAP_DECK,
+    DESKTOP,
+    LANDSCAPE,
+    PHONE,
     SEAL,
     audit,
     decline_tour,

@@ -12,10 +12,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, LANDSCAPE, PHONE
-from tests.e2e.helpers import (
+from tests.support.browser import (
     CHEAP_DECK,
+    DESKTOP,
     FIXED_OR_STICKY,
+    LANDSCAPE,
+    PHONE,
     SEAL,
     audit,
     decline_tour,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, pass_age_check
-from tests.e2e.helpers import audit, open_choices
+from tests.support.browser import DESKTOP, PHONE, audit, open_choices, pass_age_check
 
 TWELVE = ["Mirror Courier", "Ghost Locksmith", "Paper Decoy", "Borrowed Face", "Coolant Carrier"]
 
@@ -75,7 +74,7 @@ def test_signed_in_player_saves_a_named_deck_and_picks_it(site, new_page, shots)
     import re
 
     from game.models import Heist, SavedDeck
-    from tests.e2e.helpers import sign_in_new_player
+    from tests.support.browser import sign_in_new_player
 
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     user = sign_in_new_player(page, site, email="decks@example.com", password="a long password 42")

@@ -7,8 +7,14 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import audit, finish_heist_by_api, heist_id, sign_in_new_player
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    sign_in_new_player,
+)
 
 
 def test_player_plays_the_featured_heist_from_home_and_finds_themself(site, slot, new_page, shots):

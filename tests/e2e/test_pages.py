@@ -9,8 +9,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, audit, finish_heist_by_api, heist_id, start_heist
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    SEAL,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+    start_heist,
+)
 
 # Bytes on the wire of the board's first load with all its art (issue 24; bench/board.py measures
 # it on a production server). This test server sends every file uncompressed, so each body is

@@ -15,8 +15,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, audit, finish_heist_by_api, heist_id
+from tests.support.browser import (
+    ADULT_BIRTH_DATE,
+    DESKTOP,
+    PHONE,
+    SEAL,
+    audit,
+    finish_heist_by_api,
+    heist_id,
+)
+from tests.support.heists import age_checked_client, fix_the_game_seeds, heists_by_outcome
 
 TAPS_MAX = 6  # issue 18: home page to the first sealed night, besides typing the date of birth
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -158,20 +166,28 @@ def _finished_heist(page, site) -> str:
 
 
 @SIZES
-def test_result_page_win_draw_and_loss(site, new_page, shots, viewport):
-    from game.models import Heist
-
+def test_result_page_win_draw_and_loss(site, new_page, shots, viewport, settings, monkeypatch):
+    """Three real heists, played to their end through the API by one guest (the first win,
+    draw and loss of a fixed series), each result page seen in that guest's browser."""
+    settings.RIVAL_FALLBACK_SECONDS = 0
+    fix_the_game_seeds(monkeypatch, "result-page")
+    guest = age_checked_client()
+    played = heists_by_outcome(guest, rival="furnace", difficulty="rookie")
     page = new_page(viewport)
+    page.context.add_cookies(
+        [{"name": name, "value": c.value, "url": site} for name, c in guest.cookies.items()]
+    )
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    hid = _finished_heist(page, site)
     looks = {}
     for outcome, title in (("win", "You win"), ("draw", "A draw"), ("loss", "The rival wins")):
-        # The page shows the outcome the server stored: set each state in turn.
-        Heist.objects.filter(pk=hid).update(outcome=outcome)
+        view = played[outcome]
+        hid = view["id"]
         page.goto(f"{site}/heists/{hid}/result/")
         expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(title))
         banner = page.locator(".result-banner")
         expect(banner).to_have_class(re.compile(rf"result-{outcome}"))
+        score = f"You {view['you']['score']} · {view['rival']['name']} {view['rival']['score']}"
+        expect(banner.locator(".final-score")).to_have_text(f"Final score: {score}")
         looks[outcome] = banner.evaluate(
             "(el) => [getComputedStyle(el).borderColor, getComputedStyle(el).borderStyle,"
             " getComputedStyle(el.querySelector('.result-mark')).backgroundColor].join()"

@@ -7,8 +7,15 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import SEAL, energy_left, heist_id, open_choices, start_heist
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    SEAL,
+    energy_left,
+    heist_id,
+    open_choices,
+    start_heist,
+)
 
 CREW_NAMES = ["Ghost Locksmith", "Mirror Courier", "Borrowed Face", "Coolant Carrier"]
 
@@ -185,7 +192,7 @@ def test_guest_plays_six_nights_by_keyboard_on_a_desktop(site, new_page, shots):
 
 
 def test_signed_in_player_board_fits_the_phone_and_result_counts_signs(site, new_page, shots):
-    from tests.e2e.helpers import finish_heist_by_api, sign_in_new_player
+    from tests.support.browser import finish_heist_by_api, sign_in_new_player
 
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     sign_in_new_player(page, site, email="e2e@example.com", password="a long enough password 42")

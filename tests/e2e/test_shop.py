@@ -12,8 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import (
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
     audit,
     finish_heist_by_api,
     heist_id,

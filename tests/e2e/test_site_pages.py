@@ -13,14 +13,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, LANDSCAPE, PHONE, pass_age_check
-from tests.e2e.helpers import (
+from tests.support.browser import (
+    DESKTOP,
+    LANDSCAPE,
     PASSWORD,
+    PHONE,
     audit,
     finish_heist_by_api,
     heist_id,
     menu_link,
     open_choices,
+    pass_age_check,
     sign_in_new_player,
     sign_up,
 )

@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.engine import get_ruleset
 from game.models import Heist, HeistNight
-from tests.game.conftest import age_checked_client, make_player, play_out, post, seal, start
+from tests.support.heists import age_checked_client, make_player, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 

@@ -9,7 +9,7 @@ import pytest
 
 from game.engine import get_ruleset
 from game.models import Heist, HeistNight
-from tests.game.conftest import crew_costs, legal_plan, post, start
+from tests.support.heists import crew_costs, legal_plan, post, start
 
 pytestmark = [pytest.mark.django_db]
 

@@ -11,7 +11,7 @@ import pytest
 
 from game.engine import get_ruleset
 from game.engine.rules import available_versions
-from tests.game.conftest import start
+from tests.support.heists import start
 
 pytestmark = pytest.mark.django_db
 

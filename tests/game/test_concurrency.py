@@ -8,41 +8,17 @@ import threading
 import time
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 from game.models import Heist, HeistNight
 from game.services import heists as services
 from game.services import rivals as rival_services
 from game.tasks import plan_rival_night
-from tests.game.conftest import age_checked_client, post, start
-from tests.game.conftest import seal as seal_as_board
+from tests.support.heists import age_checked_client, post, start
+from tests.support.heists import seal as seal_as_board
+from tests.support.threads import run_threads
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-
-def run_threads(*targets):
-    """Run each target in its own thread (own DB connection), started together."""
-    barrier = threading.Barrier(len(targets))
-    results: list = [None] * len(targets)
-    errors: list = []
-
-    def runner(i, target):
-        try:
-            barrier.wait(timeout=10)
-            results[i] = target()
-        except BaseException as exc:  # reported by the assert below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i, t)) for i, t in enumerate(targets)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not errors, errors
-    return results
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ from game.services.decks import deck_save
 from game.services.heists import heist_start
 from shop import services as shop_services
 from shop.models import Purchase
-from tests.game.conftest import make_player, post
-from tests.game.test_pages import STARTER_SLUGS
+from tests.support.heists import STARTER_SLUGS, make_player, post
 from veyltak_site.exceptions import ApplicationError
 
 pytestmark = pytest.mark.django_db

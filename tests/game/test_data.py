@@ -3,7 +3,11 @@ and served as the API documents them; the admin shows heists read-only."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 
 from game.engine import Encounter, get_ruleset, validate_deck
 from game.presenters import catalogue as present
@@ -34,12 +38,21 @@ def test_encounters_cover_the_kinds_of_scenario():
     assert any(kind == "fixed" for _, kind, _ in mods)
 
 
-def test_encounter_route_shows_every_modifier(client):
+def test_the_encounter_route_serves_the_data_file_in_full(client):
+    written = json.loads(
+        (Path(settings.BASE_DIR) / "game" / "data" / "encounters.json").read_text("utf-8")
+    )["encounters"]
     served = client.get("/api/v1/encounters/").json()
-    assert served == encounter_list()
-    for entry in served:
+    assert [e["slug"] for e in served] == [e["slug"] for e in written]
+    for entry, data in zip(served, written, strict=True):
         assert set(entry) == {"slug", "name", "description", "modifiers"}
-        # Disclosed in full: the modifiers rebuild the very encounter the engine plays.
+        assert (entry["name"], entry["description"]) == (data["name"], data["description"])
+        # Disclosed in full: every modifier the file gives, as written...
+        assert entry["modifiers"] == {
+            "start_heat": data["start_heat"],
+            "vault_mods": data["vault_mods"],
+        }
+        # ...and they rebuild the very encounter the engine plays.
         rebuilt = Encounter.from_dict(
             {k: entry[k] for k in ("slug", "name", "description")} | entry["modifiers"]
         )
@@ -65,7 +78,7 @@ def test_rivals_route(client):
 
 
 def test_admin_lists_heists_read_only(admin_client, guest):
-    from tests.game.conftest import start
+    from tests.support.heists import start
 
     view = start(guest)
     page = admin_client.get("/admin/game/heist/")

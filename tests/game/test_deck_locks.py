@@ -15,8 +15,8 @@ from game.engine import get_ruleset
 from game.models import SavedDeck
 from shop import services as shop_services
 from shop.models import Purchase
-from tests.game.conftest import age_checked_client, make_player
-from tests.game.test_heist_cosmetics import own_and_wear
+from tests.support.heists import age_checked_client, make_player
+from tests.support.shop import own_and_wear
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from game.models import Heist, SavedDeck
 from game.selectors import decks as selectors
 from game.services import decks as services
 from game.views import SESSION_DECK
-from tests.game.conftest import make_player, post
-from tests.game.test_pages import STARTER_SLUGS
+from tests.support.heists import STARTER_SLUGS, make_player, post
 from veyltak_site.exceptions import ApplicationError
 
 pytestmark = pytest.mark.django_db

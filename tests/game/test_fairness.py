@@ -17,19 +17,9 @@ import pytest
 from django.conf import settings
 
 from game.tasks import plan_rival_night
-from tests.game.conftest import crew_costs, legal_plan, play_out, post, seal, start
+from tests.support.heists import commitment_of, crew_costs, legal_plan, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
-
-
-def commitment_of(nonce: str, crew: list[dict], boost: bool) -> str:
-    # DESIGN.md section 5, verbatim: the canonical plan binds (crew slug, vault) pairs.
-    canonical = json.dumps(
-        {"boost": boost, "crew": sorted([[c["crew"], c["vault"]] for c in crew])},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256((nonce + canonical).encode()).hexdigest()
 
 
 def verify(tmp_path, record: dict, name: str = "replay.json") -> subprocess.CompletedProcess:
@@ -197,7 +187,7 @@ def _market_record(seed: str) -> dict:
     Market included), as the replay record the API exports (the shop decides who may play
     them, not the rules)."""
     from game.engine import get_ruleset
-    from tests.game.engine.helpers import play_recorded
+    from tests.support.engine import play_recorded
 
     rs = get_ruleset("2026.12")
     _, record = play_recorded(seed, client_seed="market", ruleset=rs)

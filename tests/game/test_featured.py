@@ -24,13 +24,13 @@ from game.services import featured as featured_services
 from game.services.heists import heist_abandon
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance
-from tests.game.conftest import (
+from tests.support.featured import HOUR, T0, play_same, start_featured, without_nonces
+from tests.support.heists import (
     make_player,
     play_out,
     post,
     start,
 )
-from tests.game.featured_helpers import HOUR, T0, play_same, start_featured, without_nonces
 from veyltak_site.env import Rate, env_int
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def test_slot_minutes_parsed_strictly(monkeypatch, value):
 
 
 def test_slot_minutes_default_and_a_bad_value_at_start_up():
-    from tests.site.fresh import run_django
+    from tests.support.fresh import run_django
 
     code = "from django.conf import settings; print(settings.FEATURED_SLOT_MINUTES)"
     assert run_django(code, check=True, drop={"FEATURED_SLOT_MINUTES"}).stdout.split() == ["1440"]

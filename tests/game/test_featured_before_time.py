@@ -11,8 +11,8 @@ import time_machine
 
 from game.models import FeaturedSlot, Heist
 from game.services import featured as featured_services
-from tests.game.conftest import age_checked_client, post
-from tests.game.featured_helpers import T0, play_same, start_featured, without_nonces
+from tests.support.featured import T0, play_same, start_featured, without_nonces
+from tests.support.heists import age_checked_client, post
 
 pytestmark = pytest.mark.django_db
 

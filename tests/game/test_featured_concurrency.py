@@ -17,9 +17,9 @@ from game.models import FeaturedSlot, Heist
 from game.services import featured as featured_services
 from game.services import heists as heist_services
 from shop.models import Transaction
-from tests.game.conftest import make_player, play_out, post
-from tests.game.featured_helpers import HOUR, T0
-from tests.game.test_concurrency import run_threads
+from tests.support.featured import HOUR, T0
+from tests.support.heists import make_player, play_out, post
+from tests.support.threads import run_threads
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

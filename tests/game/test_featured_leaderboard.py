@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from game.models import FeaturedEntry, FeaturedSlot
 from game.selectors import featured as featured_selectors
 from game.services import featured as featured_services
-from tests.game.conftest import make_player
-from tests.game.featured_helpers import T0, make_entry
+from tests.support.featured import T0, make_entry
+from tests.support.heists import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -106,24 +106,9 @@ def test_limit_in_range(slot, client, limit):
     assert answer.status_code == 200
 
 
-def test_titles_come_from_one_function(slot, client, monkeypatch):
-    user, _ = make_player("titled@example.com")
-    make_entry(slot, user, score=3, rival_score=1, finished_at=_at(4))
-    assert (
-        client.get(f"/api/v1/featured/{slot.slug}/leaderboard/").json()["entries"][0]["title"]
-        is None
-    )
-    monkeypatch.setattr(
-        featured_selectors, "player_titles", lambda user_ids: dict.fromkeys(user_ids, "night-owl")
-    )
-    entry = client.get(f"/api/v1/featured/{slot.slug}/leaderboard/").json()["entries"][0]
-    assert entry["title"] == "night-owl"
-    assert "night-owl" in client.get(f"/featured/{slot.slug}/").content.decode()
-
-
 def test_the_title_a_player_wears_shows_on_the_board(slot, client):
     from shop.services import shop_catalogue_load
-    from tests.game.test_heist_cosmetics import own_and_wear
+    from tests.support.shop import own_and_wear
 
     shop_catalogue_load()
     user, _ = make_player("kingpin@example.com")
@@ -155,7 +140,7 @@ def test_tallies_follow_the_entries_of_real_finishes(slot):
     from django.db.models import Count
 
     from game.models import FeaturedTally
-    from tests.game.conftest import play_out, post
+    from tests.support.heists import play_out, post
 
     with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=True):
         for i in range(4):

@@ -21,8 +21,8 @@ from django.conf import settings as live_settings
 from game.engine import heist_key
 from game.models import FeaturedSlot, Heist
 from game.services import featured as featured_services
-from tests.game.conftest import make_player, play_out, post
-from tests.game.featured_helpers import HOUR, T0, RecordingClient, recording_guest
+from tests.support.featured import HOUR, T0, RecordingClient, recording_guest
+from tests.support.heists import make_player, play_out, post
 
 pytestmark = pytest.mark.django_db
 

@@ -4,13 +4,12 @@ player's name on the profile and on the featured leaderboard."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from game.models import Heist
 from shop import services as shop_services
-from tests.game.conftest import make_player, start
+from tests.support.heists import make_player, start
+from tests.support.shop import own_and_wear
 
 pytestmark = pytest.mark.django_db
 
@@ -27,27 +26,6 @@ def rival_look(view: dict) -> dict:
 @pytest.fixture(autouse=True)
 def _catalogue(db):
     shop_services.shop_catalogue_load()
-
-
-def own_and_wear(user, *slugs: str) -> None:
-    """Give the player ``slugs`` (bought with granted Signs) and wear the cosmetics."""
-    from shop.models import ShopItem
-
-    for slug in slugs:
-        item = ShopItem.objects.get(slug=slug)
-        shop_services.signs_credit(
-            user=user, amount=item.price, reason="grant", key=f"t:{uuid.uuid4()}"
-        )
-        shop_services.item_purchase(
-            user=user,
-            key=uuid.uuid4().hex,
-            request_hash=slug,
-            item=slug,
-            price=item.price,
-            render=lambda data: b"{}",
-        )
-        if item.kind != "crew":  # crew go into decks, not on
-            shop_services.item_equip(user=user, kind=item.kind, item=slug)
 
 
 def test_a_guest_heist_wears_nothing(guest):

@@ -11,7 +11,7 @@ from django.test import Client
 
 from game.engine.rules import get_ruleset
 from game.views import SESSION_DECK
-from tests.game.conftest import post, start
+from tests.support.heists import post, start
 
 pytestmark = pytest.mark.django_db
 

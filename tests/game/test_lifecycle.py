@@ -14,7 +14,7 @@ from game.models import Heist
 from game.presenters.profile import export_heists
 from game.services.heists import heists_abandon_stale
 from game.tasks import abandon_stale_heists
-from tests.game.conftest import make_player, play_out, post, seal, start
+from tests.support.heists import make_player, play_out, post, seal, start
 
 pytestmark = [pytest.mark.django_db]
 
@@ -69,8 +69,8 @@ def test_beat_schedule_runs_the_abandon_task():
 
 def test_guest_keeps_heists_after_signing_up(guest):
     """They stay the guest's until the new account signs in: confirming the email in this
-    browser does (and claims them); the sign-up itself moves nothing (README, accounts)."""
-    from tests.accounts.conftest import confirm_email
+    browser does (and claims them); the sign-up itself moves nothing (docs/security.md)."""
+    from tests.support.accounts import confirm_email
 
     view = start(guest)
     password = "a long enough password 42"

@@ -19,10 +19,10 @@ from game.models import FeaturedEntry, FeaturedSlot
 from game.services import featured as featured_services
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance
-from tests.accounts.conftest import confirm_email, signup, years_ago
-from tests.accounts.conftest import make_player as sign_up_player
-from tests.game.conftest import play_out
-from tests.game.featured_helpers import T0, start_featured
+from tests.support.accounts import confirm_email, signup, years_ago
+from tests.support.accounts import make_player as sign_up_player
+from tests.support.featured import T0, start_featured
+from tests.support.heists import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -135,8 +135,8 @@ def test_a_deletion_at_the_moment_the_slot_closes_pays_the_board_that_stays(sett
     # The close and the deletion queue on the slot's row (share lock against the close's
     # update): either the close pays first (the entry stays on the closed board, nameless) or
     # the entry leaves first and the next players are paid. Never a prize to nobody.
-    from tests.game.featured_helpers import make_entry
-    from tests.game.test_concurrency import run_threads
+    from tests.support.featured import make_entry
+    from tests.support.threads import run_threads
 
     settings.FEATURED_SLOT_MINUTES = 60
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):

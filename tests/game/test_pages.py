@@ -13,24 +13,9 @@ from game.engine.rules import get_ruleset
 from game.presenters.words import encounter_lines
 from game.services.catalogue import catalogue_load
 from game.views import SESSION_DECK
-from tests.game.conftest import make_player, post, start
+from tests.support.heists import STARTER_SLUGS, make_player, post, start
 
 pytestmark = pytest.mark.django_db
-
-STARTER_SLUGS = [
-    "mirror-courier",
-    "mirror-courier",
-    "ghost-locksmith",
-    "ghost-locksmith",
-    "paper-decoy",
-    "paper-decoy",
-    "borrowed-face",
-    "borrowed-face",
-    "coolant-carrier",
-    "coolant-carrier",
-    "spark",
-    "conductor",
-]
 
 
 def _finish(client: Client, heist_id: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from game.models import Heist
-from tests.game.conftest import age_checked_client, make_player, post, start
+from tests.support.heists import age_checked_client, make_player, post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from game.presenters import replay as present_replay
 from game.presenters.render import present
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_snapshot
-from tests.game.conftest import play_out, post
+from tests.support.heists import play_out, post
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from game.models import Heist
-from tests.game.conftest import age_checked_client, seal, start
+from tests.support.heists import age_checked_client, seal, start
 
 pytestmark = [pytest.mark.django_db]
 

@@ -95,7 +95,7 @@ def test_a_ruleset_with_changed_numbers_changes_the_page(monkeypatch):
 
 @pytest.mark.parametrize("path", ["/", "/play/", "/heists/{id}/"])
 def test_the_rules_are_linked_from_home_the_picker_and_the_board(guest, path):
-    from tests.game.conftest import start
+    from tests.support.heists import start
 
     if "{id}" in path:
         path = path.format(id=start(guest)["id"])

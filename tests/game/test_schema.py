@@ -4,19 +4,18 @@ reference at /api/v1/docs/ works under the site's strict CSP, with every asset f
 
 from __future__ import annotations
 
-import copy
 import re
 import subprocess
 import sys
 from html.parser import HTMLParser
 
-import jsonschema
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.game.conftest import play_out, post
+from tests.support.heists import play_out, post
+from tests.support.schema import check_response
 
 pytestmark = [pytest.mark.django_db]
 
@@ -92,81 +91,49 @@ def test_schema_is_served(client):
     assert "/api/v1/heists/{heist_id}/seal/" in response.json()["paths"]
 
 
-def _json_schema(openapi: dict, ref_or_schema: dict) -> dict:
-    """An OpenAPI 3.0 schema as a JSON Schema: refs inlined, `nullable` as a null type, and
-    objects closed (additionalProperties false), so an unlisted served field fails."""
-    components = openapi["components"]["schemas"]
-
-    def convert(node):
-        if isinstance(node, list):
-            return [convert(n) for n in node]
-        if not isinstance(node, dict):
-            return node
-        if "$ref" in node:
-            return convert(copy.deepcopy(components[node["$ref"].rsplit("/", 1)[1]]))
-        node = {k: convert(v) for k, v in node.items()}
-        nullable = node.pop("nullable", False)
-        if node.get("type") == "object" and "properties" in node:
-            node.setdefault("additionalProperties", False)
-        node.pop("readOnly", None)
-        if nullable:
-            return {"anyOf": [{"type": "null"}, node]}
-        return node
-
-    return convert(ref_or_schema)
-
-
-def _response_schema(openapi, path, method, status):
-    content = openapi["paths"][path][method]["responses"][str(status)]["content"]
-    return _json_schema(openapi, content["application/json"]["schema"])
-
-
-def _check(openapi, path, method, status, response):
-    assert response.status_code == status, response.content
-    jsonschema.validate(response.json(), _response_schema(openapi, path, method, status))
-
-
 def test_served_responses_match_the_schema(schema, guest):
     for path in ("/api/v1/crew/", "/api/v1/rivals/", "/api/v1/encounters/", "/api/v1/decks/"):
-        _check(schema, path, "get", 200, guest.get(path))
+        check_response(schema, path, "get", 200, guest.get(path))
     response = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie",
                                                 "encounter": "overtime"})  # fmt: skip
-    _check(schema, "/api/v1/heists/", "post", 201, response)
+    check_response(schema, "/api/v1/heists/", "post", 201, response)
     heist_id = response.json()["id"]
     detail = "/api/v1/heists/{heist_id}/"
-    _check(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{heist_id}/"))
-    _check(schema, detail + "replay/", "get", 409, guest.get(f"/api/v1/heists/{heist_id}/replay/"))
+    check_response(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{heist_id}/"))
+    check_response(
+        schema, detail + "replay/", "get", 409, guest.get(f"/api/v1/heists/{heist_id}/replay/")
+    )
     seal = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
-    _check(schema, detail + "seal/", "post", 200, seal)
+    check_response(schema, detail + "seal/", "post", 200, seal)
     wrong = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
-    _check(schema, detail + "seal/", "post", 409, wrong)
+    check_response(schema, detail + "seal/", "post", 409, wrong)
     bad = post(guest, f"/api/v1/heists/{heist_id}/seal/", {"night": 2, "crew": [{"card": 99,
                                                            "vault": "crown-vault"}]})  # fmt: skip
-    _check(schema, detail + "seal/", "post", 400, bad)
-    _check(schema, detail, "get", 404, guest.get("/api/v1/heists/nope/"))
+    check_response(schema, detail + "seal/", "post", 400, bad)
+    check_response(schema, detail, "get", 404, guest.get("/api/v1/heists/nope/"))
     finished = play_out(guest, guest.get(f"/api/v1/heists/{heist_id}/").json(), seed=12)
-    _check(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{finished['id']}/"))
-    _check(schema, detail + "replay/", "get", 200,
+    check_response(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{finished['id']}/"))
+    check_response(schema, detail + "replay/", "get", 200,
            guest.get(f"/api/v1/heists/{finished['id']}/replay/"))  # fmt: skip
     from django.test import Client
 
-    _check(schema, detail, "get", 403, Client().get(f"/api/v1/heists/{heist_id}/"))
+    check_response(schema, detail, "get", 403, Client().get(f"/api/v1/heists/{heist_id}/"))
 
 
 def test_saved_deck_responses_match_the_schema(schema, guest, player):
-    from tests.game.test_pages import STARTER_SLUGS
+    from tests.support.heists import STARTER_SLUGS
 
     _, client = player
     mine = "/api/v1/decks/mine/"
     created = post(client, mine, {"name": "Night Shift", "cards": STARTER_SLUGS})
-    _check(schema, mine, "post", 201, created)
-    _check(schema, mine, "post", 200, post(client, mine, {"name": "Night Shift",
+    check_response(schema, mine, "post", 201, created)
+    check_response(schema, mine, "post", 200, post(client, mine, {"name": "Night Shift",
                                                           "cards": STARTER_SLUGS}))  # fmt: skip
-    _check(schema, mine, "post", 400, post(client, mine, {"name": "x", "cards": ["spark"]}))
-    _check(schema, mine, "get", 200, client.get(mine))
-    _check(schema, mine, "get", 403, guest.get(mine))
+    check_response(schema, mine, "post", 400, post(client, mine, {"name": "x", "cards": ["spark"]}))
+    check_response(schema, mine, "get", 200, client.get(mine))
+    check_response(schema, mine, "get", 403, guest.get(mine))
     detail = mine + "{deck_id}/"
-    _check(schema, detail, "delete", 404, client.delete(f"{mine}999999/"))
+    check_response(schema, detail, "delete", 404, client.delete(f"{mine}999999/"))
     gone = client.delete(f"{mine}{created.json()['id']}/")
     assert gone.status_code == 204 and not gone.content
     assert "204" in schema["paths"][detail]["delete"]["responses"]

@@ -24,7 +24,7 @@ from game.models import Heist, HeistNight
 from game.rivals.personas import get_persona
 from game.selectors.heists import heist_nights, heist_state
 from game.tasks import plan_rival_night
-from tests.game.conftest import crew_costs, legal_plan, post, start
+from tests.support.heists import crew_costs, legal_plan, post, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -188,7 +188,7 @@ def test_no_secret_leaves_early_over_200_heists():
     decks = [None, "live-wire", "shadow-play"]
     from django.test import Client
 
-    from tests.game.conftest import ADULT_BIRTH_DATE
+    from tests.support.heists import ADULT_BIRTH_DATE
 
     scanner = Scanner()
     combos = itertools.cycle(itertools.product(rivals, difficulties))

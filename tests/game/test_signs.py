@@ -22,7 +22,7 @@ from game.services import heists as services
 from game.tasks import plan_rival_night
 from shop import services as shop_services
 from shop.models import Account, Entry, HeistEarning, Transaction
-from tests.game.conftest import age_checked_client, make_player, play_out, seal, start
+from tests.support.heists import age_checked_client, make_player, play_out, seal, start
 
 TABLE = {
     "rookie": {"win": 10, "draw": 5, "loss": 3},
@@ -137,7 +137,7 @@ def test_the_21st_finished_heist_of_the_utc_day_earns_0_and_the_page_says_why():
 
 @pytest.mark.django_db
 def test_a_guest_heist_claimed_at_sign_up_does_not_earn_and_one_in_play_earns_once():
-    from tests.accounts.conftest import make_player as sign_up
+    from tests.support.accounts import make_player as sign_up
 
     cache.clear()  # the sign-up's rate limits start clean
     browser = age_checked_client()

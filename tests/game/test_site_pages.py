@@ -14,7 +14,7 @@ from django.test import Client
 from game import catalogue
 from game.engine import get_ruleset, load_ruleset
 from game.presenters import lesson
-from tests.game.conftest import make_player
+from tests.support.heists import make_player
 
 pytestmark = pytest.mark.django_db
 

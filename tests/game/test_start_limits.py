@@ -13,8 +13,8 @@ from django.db import connection
 from django.test import Client
 
 from game.models import Heist
-from tests.conftest import DEFAULT_RATE_LIMITS
-from tests.game.conftest import age_checked_client, make_player, post, start
+from tests.support.heists import age_checked_client, make_player, post, start
+from tests.support.limits import DEFAULT_RATE_LIMITS
 from veyltak_site.env import parse_rate
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +115,7 @@ def test_a_normal_player_never_meets_the_default_limits(settings):
 
 
 def test_a_malformed_limit_stops_start_up():
-    from tests.site.fresh import run_django
+    from tests.support.fresh import run_django
 
     result = run_django(RATE_HEIST_START_SESSION="lots")
     assert result.returncode != 0

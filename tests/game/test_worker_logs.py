@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.game.conftest import age_checked_client, wait_for_phase
+from tests.support.heists import age_checked_client, wait_for_phase
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -26,7 +26,7 @@ players, each held for its seconds (``VEYLTAK_LOAD_SPAWN_RATE`` players a second
 the start of each step are written there as JSON lines when locust stops: bench/capacity.py
 reads them. Run by hand:
 
-    .venv/bin/locust -f tests/load/locustfile.py --headless -u 20 -r 2 -t 2m \\
+    .venv-dev/bin/locust -f tests/load/locustfile.py --headless -u 20 -r 2 -t 2m \\
         --host http://127.0.0.1:8000
 """
 

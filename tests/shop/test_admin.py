@@ -10,8 +10,8 @@ from django.test import Client
 
 from shop import services
 from shop.models import Transaction
-from tests.shop.conftest import balance, new_user, wallet
-from tests.staff import give_second_factor, sign_in_with_second_factor
+from tests.support.ledger import balance, new_user, wallet
+from tests.support.staff import give_second_factor, sign_in_with_second_factor
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.test import Client
 
 from shop import services
 from shop.models import Entry
-from tests.game.test_schema import _check
-from tests.shop.conftest import award, new_user, wallet
+from tests.support.ledger import award, new_user, wallet
+from tests.support.schema import check_response
 
 pytestmark = pytest.mark.django_db
 
@@ -38,21 +38,21 @@ def test_guests_are_refused_with_sign_in_required(schema):
     assert response.json() == {
         "error": {"code": "sign_in_required", "message": "Sign in to earn, keep and spend Signs."}
     }
-    _check(schema, WALLET, "get", 403, response)
+    check_response(schema, WALLET, "get", 403, response)
 
 
 def test_the_wallet_shape_newest_first(schema, user):
     client = signed_in(user)
     empty = client.get(WALLET)
     assert empty.json() == {"balance": 0, "entries": [], "next": None}
-    _check(schema, WALLET, "get", 200, empty)
+    check_response(schema, WALLET, "get", 200, empty)
 
     services.signs_welcome(user=user)
     heist = award(user.pk, outcome="draw", difficulty="safecracker")
     assert heist.amount == 17
     services.signs_debit(user=user, amount=50, key="purchase:shape", reference="purchase:7")
     response = client.get(WALLET)
-    _check(schema, WALLET, "get", 200, response)
+    check_response(schema, WALLET, "get", 200, response)
     body = response.json()
     assert body["balance"] == 67 and body["next"] is None
     assert all(set(e) == ENTRY_KEYS for e in body["entries"])
@@ -79,7 +79,7 @@ def test_pages_follow_the_cursor_to_the_end_without_gaps_or_repeats(schema, user
     seen, url, pages = [], WALLET, 0
     while url:
         response = client.get(url)
-        _check(schema, WALLET, "get", 200, response)
+        check_response(schema, WALLET, "get", 200, response)
         body = response.json()
         assert len(body["entries"]) <= 20
         assert body["balance"] == sum(range(1, 46)) + (1000 if pages else 0)
@@ -102,7 +102,7 @@ def test_a_cursor_the_api_did_not_give_out_is_refused(schema, user):
         response = client.get(f"{WALLET}?cursor={cursor}")
         assert response.status_code == 400, cursor
         assert response.json()["error"]["code"] == "invalid_cursor"
-        _check(schema, WALLET, "get", 400, response)
+        check_response(schema, WALLET, "get", 400, response)
 
 
 def test_me_shows_the_real_balance(user):
@@ -129,7 +129,7 @@ def test_a_cursor_whose_position_is_no_entry_id_is_refused(schema, user, caplog)
             response = client.get(WALLET, {"cursor": cursor})
             assert response.status_code == 400, position
             assert response.json()["error"]["code"] == "invalid_cursor"
-            _check(schema, WALLET, "get", 400, response)
+            check_response(schema, WALLET, "get", 400, response)
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     # A position the API could give out still pages.
     cursor = base64.b64encode(b"p=999999").decode()

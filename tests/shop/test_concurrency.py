@@ -14,7 +14,7 @@ from django.db.models import Count
 
 from shop import selectors, services
 from shop.models import Account, Entry, HeistEarning, Reason, Transaction
-from tests.shop.conftest import NOON, award, balance, entries_sum, new_user, wallet
+from tests.support.ledger import NOON, award, balance, entries_sum, new_user, wallet
 from veyltak_site.exceptions import ApplicationError
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

@@ -13,7 +13,7 @@ import pytest
 
 from shop import economy, selectors
 from shop.models import Account, Entry, HeistEarning, Transaction
-from tests.shop.conftest import NOON, award, balance, new_user, wallet
+from tests.support.ledger import NOON, award, balance, new_user, wallet
 
 pytestmark = pytest.mark.django_db
 

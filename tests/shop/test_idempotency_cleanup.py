@@ -8,14 +8,13 @@ import datetime as dt
 import time
 
 import pytest
-from django.conf import settings as django_settings
 from django.utils import timezone
 
 from shop import services
 from shop.models import IdempotencyRecord, Purchase
 from shop.tasks import clear_idempotency_records
-from tests.shop.conftest import balance, new_user
-from tests.shop.shop_helpers import buy, signed_in
+from tests.support.ledger import balance, new_user
+from tests.support.shop import buy, signed_in
 
 
 def _records(user, *ages_hours: float) -> None:
@@ -54,24 +53,13 @@ def test_after_its_answer_went_a_key_buys_nothing_twice():
     assert balance(user) == 20 and Purchase.objects.filter(user=user).count() == 1
 
 
-def test_the_beat_runs_the_cleanup_hourly():
-    from veyltak_site.celery import app
-
-    entry = django_settings.CELERY_BEAT_SCHEDULE["clear-idempotency-records"]
-    assert entry["task"] == clear_idempotency_records.name
-    assert entry["task"] in app.tasks
-    assert float(entry["schedule"]) <= 60 * 60
-    assert django_settings.IDEMPOTENCY_KEY_HOURS >= 24
-
-
 @pytest.fixture
 def live_worker(transactional_db, tmp_path):
-    from tests.game.conftest import _live_worker
+    from tests.support.worker import live_worker_process
 
-    yield from _live_worker(tmp_path, pool="threads", concurrency=1, conn_max_age=0)
+    yield from live_worker_process(tmp_path, pool="threads", concurrency=1, conn_max_age=0)
 
 
-@pytest.mark.postgres
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_runs_the_cleanup(live_worker):

@@ -27,7 +27,7 @@ from hypothesis.stateful import (
 
 from shop import services
 from shop.models import Account, Entry, Transaction
-from tests.shop.conftest import award, entries_sum, new_user
+from tests.support.ledger import award, entries_sum, new_user
 from veyltak_site.exceptions import ApplicationError
 
 pytestmark = pytest.mark.django_db
@@ -157,6 +157,7 @@ class LedgerMachine(RuleBasedStateMachine):
         call_command("check_signs_ledger", stdout=StringIO(), stderr=StringIO())
 
 
+@pytest.mark.slow
 def test_random_ledger_histories_keep_every_rule():
     run_state_machine_as_test(
         LedgerMachine,

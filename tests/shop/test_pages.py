@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from shop import services
-from tests.shop.conftest import award, new_user
+from tests.support.ledger import award, new_user
 
 pytestmark = pytest.mark.django_db
 

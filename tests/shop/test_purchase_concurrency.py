@@ -14,8 +14,8 @@ from django.test import Client
 
 from shop import selectors, services
 from shop.models import Ownership, Purchase, ShopItem, Transaction
-from tests.shop.conftest import balance, entries_sum, new_user, wallet
-from tests.shop.shop_helpers import buy, signed_in
+from tests.support.ledger import balance, entries_sum, new_user, wallet
+from tests.support.shop import buy, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

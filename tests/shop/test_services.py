@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from shop import selectors, services
 from shop.models import Account, Entry, Reason, Transaction
-from tests.shop.conftest import balance, entries_sum, new_user, wallet
+from tests.support.ledger import balance, entries_sum, new_user, wallet
 from veyltak_site.exceptions import ApplicationError
 
 pytestmark = pytest.mark.django_db

@@ -14,18 +14,9 @@ from django.test import Client
 from game.engine import DEFAULT_VERSION, get_ruleset
 from shop import presenters, selectors, services
 from shop.models import IdempotencyRecord, Ownership, Purchase, Transaction
-from tests.game.test_schema import _check
-from tests.shop.conftest import balance, entries_sum, new_user, wallet
-from tests.shop.shop_helpers import (
-    COLLECTION,
-    EQUIPPED,
-    PURCHASES,
-    SHOP,
-    buy,
-    equip,
-    signed_in,
-    state,
-)
+from tests.support.ledger import balance, entries_sum, new_user, wallet
+from tests.support.schema import check_response
+from tests.support.shop import COLLECTION, EQUIPPED, PURCHASES, SHOP, buy, equip, signed_in, state
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +49,7 @@ def error(response) -> str:
 
 def test_a_guest_sees_the_shop_with_no_balance_and_owns_nothing(schema):
     response = Client().get(SHOP)
-    _check(schema, SHOP, "get", 200, response)
+    check_response(schema, SHOP, "get", 200, response)
     body = response.json()
     assert body["balance"] is None
     kinds = [i["kind"] for i in body["items"]]
@@ -75,9 +66,9 @@ def test_guests_get_sign_in_required_on_every_write(schema):
     }
     for path, response in refused.items():
         assert response.status_code == 403 and error(response) == "sign_in_required"
-        _check(schema, path, "post" if path == PURCHASES else "put", 403, response)
+        check_response(schema, path, "post" if path == PURCHASES else "put", 403, response)
     collection = guest.get(COLLECTION)
-    _check(schema, COLLECTION, "get", 200, collection)
+    check_response(schema, COLLECTION, "get", 200, collection)
     assert collection.json()["cosmetics"] == []
     assert "fence" not in collection.json()["crew"]
     assert collection.json()["equipped"] == {"card_back": None, "board_theme": None, "title": None}
@@ -86,7 +77,7 @@ def test_guests_get_sign_in_required_on_every_write(schema):
 def test_a_purchase_debits_once_and_lands_in_the_collection(schema, rich):
     client = signed_in(rich)
     response = buy(client, "back-brass", 80, key="first-key")
-    _check(schema, PURCHASES, "post", 201, response)
+    check_response(schema, PURCHASES, "post", 201, response)
     body = response.json()
     assert body["balance"] == 920 == balance(rich) == entries_sum(wallet(rich).pk)
     assert body["purchase"]["item"] == "back-brass" and body["purchase"]["price"] == 80
@@ -100,7 +91,7 @@ def test_a_purchase_debits_once_and_lands_in_the_collection(schema, rich):
     assert record.body.encode() == response.content and record.status_code == 201
 
     shelf = client.get(SHOP)
-    _check(schema, SHOP, "get", 200, shelf)
+    check_response(schema, SHOP, "get", 200, shelf)
     assert shelf.json()["balance"] == 920
     brass = next(i for i in shelf.json()["items"] if i["slug"] == "back-brass")
     assert brass["owned"] and not brass["equipped"]
@@ -108,7 +99,7 @@ def test_a_purchase_debits_once_and_lands_in_the_collection(schema, rich):
     assert collection["cosmetics"] == [{"slug": "back-brass", "kind": "card_back"}]
 
     again = buy(client, "back-brass", 80, key="first-key")
-    _check(schema, PURCHASES, "post", 201, again)
+    check_response(schema, PURCHASES, "post", 201, again)
     assert again.content == response.content and again["Idempotent-Replayed"] == "true"
     assert balance(rich) == 920 and Purchase.objects.filter(user=rich).count() == 1
 
@@ -164,7 +155,7 @@ def test_every_purchase_refusal_changes_nothing(schema, rich, setup, request_, s
         assert balance(rich) == 200
     before = state(rich)
     response = request_(client)
-    _check(schema, PURCHASES, "post", status, response)
+    check_response(schema, PURCHASES, "post", status, response)
     assert error(response) == code
     assert state(rich) == before
 
@@ -185,7 +176,7 @@ def test_keys_belong_to_their_player(rich):
     assert balance(other) == 20
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres(reason="another connection holds the key's advisory lock")
 def test_a_key_in_flight_answers_request_in_progress(schema, rich):
     client = signed_in(rich)
     held, release = threading.Event(), threading.Event()
@@ -210,7 +201,7 @@ def test_a_key_in_flight_answers_request_in_progress(schema, rich):
         assert held.wait(30)
         before = state(rich)
         response = buy(client, "back-brass", 80, key="busy-key")
-        _check(schema, PURCHASES, "post", 409, response)
+        check_response(schema, PURCHASES, "post", 409, response)
         assert error(response) == "request_in_progress"
         assert state(rich) == before
     finally:
@@ -224,7 +215,7 @@ def test_equipping_and_taking_off(schema, rich):
     for item, price in (("back-brass", 80), ("title-ghost", 90), ("back-neon", 80)):
         assert buy(client, item, price).status_code == 201
     response = equip(client, "card_back", "back-brass")
-    _check(schema, EQUIPPED, "put", 200, response)
+    check_response(schema, EQUIPPED, "put", 200, response)
     assert response.json()["equipped"] == {
         "card_back": "back-brass",
         "board_theme": None,
@@ -264,7 +255,7 @@ def test_every_equip_refusal_changes_nothing(schema, rich, kind, item, status, c
     equip(client, "card_back", "back-brass")
     before = state(rich)
     response = equip(client, kind, item)
-    _check(schema, EQUIPPED, "put", status, response)
+    check_response(schema, EQUIPPED, "put", status, response)
     assert error(response) == code
     assert state(rich) == before
 

@@ -12,7 +12,7 @@ import pytest
 
 from shop import selectors, services
 from shop.models import Ownership, Purchase, ShopItem
-from tests.shop.conftest import balance, entries_sum, new_user, wallet
+from tests.support.ledger import balance, entries_sum, new_user, wallet
 
 pytestmark = pytest.mark.django_db
 

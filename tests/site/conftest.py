@@ -11,6 +11,6 @@ def _no_worker_wait(settings):
 @pytest.fixture
 def guest(db) -> Client:
     """A guest browser that passed the age check."""
-    from tests.game.conftest import age_checked_client
+    from tests.support.heists import age_checked_client
 
     return age_checked_client()

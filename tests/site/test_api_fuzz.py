@@ -31,7 +31,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.game.conftest import age_checked_client, make_player, start
+from tests.support.heists import age_checked_client, make_player, start
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 APP = get_wsgi_application()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from kombu import Connection, Exchange, Queue
 
-from tests.site.stack import ROOT, embedded_env, prepare, processes_of
+from tests.support.stack import ROOT, embedded_env, prepare, processes_of
 
 BROKEN = {
     "empty": b"",
@@ -116,6 +116,7 @@ def _consume(folder: str, name: str, out: multiprocessing.Queue, total, expected
     out.put(got)
 
 
+@pytest.mark.slow
 def test_concurrent_producers_and_consumers_lose_and_duplicate_nothing(tmp_path, name):
     # kombu's own file transport fails this: a consumer reads files before their writer has
     # written them (JSONDecodeError) and two consumers can read the same file.
@@ -298,6 +299,7 @@ def _declare(folder: str, name: str, start, index: int) -> None:
         conn.SimpleQueue(queue).close()
 
 
+@pytest.mark.slow
 def test_processes_declaring_queues_at_once_all_start_and_every_binding_is_kept(tmp_path, name):
     # kombu's own transport creates the exchange table before locking it: a process declaring
     # at that moment read an empty table and died (JSONDecodeError), and bindings got lost.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils.cache import get_max_age
 
-from tests.game.conftest import make_player, post, start
+from tests.support.heists import make_player, post, start
 
 pytestmark = pytest.mark.django_db
 

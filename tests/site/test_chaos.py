@@ -1,5 +1,5 @@
 """Chaos on the worker, PostgreSQL and Redis (issue 16), on throwaway servers of the test's own
-(tests/site/chaos.py): the machine's own PostgreSQL and Redis are never touched.
+(tests/support/chaos.py): the machine's own PostgreSQL and Redis are never touched.
 
 - The worker is killed with SIGKILL (with its pool) mid-turn, right after a seal queued the
   rival's next turn, CHAOS_KILLS times (50) during play, and started again: no heist is lost,
@@ -25,7 +25,7 @@ import psycopg
 import pytest
 import requests
 
-from tests.site import chaos
+from tests.support import chaos
 
 pytestmark = [
     pytest.mark.slow,

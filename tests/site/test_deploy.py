@@ -1,5 +1,6 @@
 """Production settings pass `manage.py check --deploy` with no warning (issue 16), given the
-variables an operator sets (README, "Running in production"); the laptop defaults do not."""
+variables an operator sets (docs/security.md, "Running in production"); the laptop defaults do
+not."""
 
 from __future__ import annotations
 

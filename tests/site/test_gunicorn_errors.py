@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.stack import ROOT, embedded_env, free_port
+from tests.support.stack import ROOT, embedded_env, free_port
 
 
 def _procfile_web() -> str:

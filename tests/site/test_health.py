@@ -7,7 +7,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from tests.site.fresh import run_django
+from tests.support.fresh import run_django
 from veyltak_site.workers import WORKER_KEY, WORKERS_KEY, worker_gone, worker_heard
 
 

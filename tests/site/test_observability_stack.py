@@ -14,7 +14,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.players import Player, Stats
-from tests.site.stack import Stack, prepare, processes_of
+from tests.support.stack import Stack, prepare, processes_of
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from bench.players import Player, Stats
-from tests.site.stack import Stack, prepare, processes_of, rival_plans_per_night
+from tests.support.stack import Stack, prepare, processes_of, rival_plans_per_night
 
 pytestmark = pytest.mark.slow
 

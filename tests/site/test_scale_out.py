@@ -36,7 +36,11 @@ import pytest
 import requests
 from django.conf import settings
 
-pytestmark = [pytest.mark.postgres, pytest.mark.celery_worker, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.postgres(reason="two web servers and two workers share one database server"),
+    pytest.mark.celery_worker,
+    pytest.mark.slow,
+]
 
 ROOT = Path(settings.BASE_DIR)
 PYTHON = sys.executable

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.site.fresh import run_django
+from tests.support.fresh import run_django
 from veyltak_site.env import env_bool, env_int, env_list, env_url
 
 

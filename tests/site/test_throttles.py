@@ -19,8 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.services import profile_attest
-from tests.conftest import DEFAULT_RATE_LIMITS
-from tests.game.conftest import (
+from tests.support.heists import (
     ADULT_BIRTH_DATE,
     age_checked_client,
     make_player,
@@ -28,6 +27,7 @@ from tests.game.conftest import (
     post,
     start,
 )
+from tests.support.limits import DEFAULT_RATE_LIMITS
 from veyltak_site.env import parse_rate
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +92,7 @@ def test_every_door_has_a_session_and_an_address_limit():
 
 
 def test_limits_come_from_the_environment_and_a_malformed_one_stops_start_up():
-    from tests.site.fresh import run_django
+    from tests.support.fresh import run_django
 
     shown = run_django(
         "from django.conf import settings; l = settings.RATE_LIMITS\n"
@@ -194,7 +194,7 @@ def test_age_checks_are_limited_per_address(limits):
 
 def test_purchases_are_limited_per_player_and_per_address(limits):
     from shop import services as shop_services
-    from tests.shop.shop_helpers import buy, state
+    from tests.support.shop import buy, state
 
     shop_services.shop_catalogue_load()
     limits("purchase", session="2/10m", address="4/10m")
@@ -292,6 +292,7 @@ def test_allauths_own_429_answers_the_same_way(rf):
 # --- a normal player never meets them ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
     settings.RATE_LIMITS = DEFAULT_RATE_LIMITS
     cache.clear()
@@ -309,7 +310,7 @@ def test_a_normal_player_never_meets_the_default_limits(settings, mailoutbox):
             "password2": PASSWORD,
         }
         assert guest.post("/accounts/signup/", signup).status_code == 302
-        from tests.accounts.conftest import confirm_email
+        from tests.support.accounts import confirm_email
 
         assert confirm_email(guest, email).status_code == 302
         guest.post("/accounts/logout/")

@@ -6,7 +6,7 @@ import pytest
 
 from game.engine import PLAYER, RIVAL, Plan, PlanError, legal_plans, resolve, validate_plan
 from game.engine.rng import Stream
-from tests.game.engine.helpers import CV, MA, ST, duel, position, powers
+from tests.support.engine import CV, MA, ST, duel, position, powers
 
 
 def bonus_reasons(result, side, i=0):

@@ -8,7 +8,7 @@ from game.engine import PLAYER, RIVAL, Encounter, Plan, PlanError, legal_plans, 
 from game.engine.errors import EngineError
 from game.engine.setup import new_heist
 from game.engine.state import VaultMod
-from tests.game.engine.helpers import CV, MA, RS, ST, fill_deck
+from tests.support.engine import CV, MA, RS, ST, fill_deck
 
 DECK = fill_deck([])
 

@@ -27,7 +27,7 @@ from game.engine.crew import CONDITION_KINDS, Condition, NightContext
 from game.engine.replay import main as replay_main
 from game.engine.replay import replay
 from game.presenters import words as site_words
-from tests.game.engine.helpers import CV, MA, ST, play_recorded, position, powers
+from tests.support.engine import CV, MA, ST, play_recorded, position, powers
 
 NM = get_ruleset("2026.12")
 OLD = get_ruleset("2026.11")

@@ -8,7 +8,7 @@ import pytest
 
 from game.engine import PLAYER, RIVAL, Plan, PlanError, legal_plans, observe, resolve
 from game.engine.preview import preview
-from tests.game.engine.helpers import CV, MA, RS, ST, position
+from tests.support.engine import CV, MA, RS, ST, position
 
 
 def _vault(answer, slug):

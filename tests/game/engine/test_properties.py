@@ -26,7 +26,7 @@ from game.engine import (
 )
 from game.engine.setup import new_heist
 from game.engine.state import VaultMod
-from tests.game.engine.helpers import RS
+from tests.support.engine import RS
 
 POOL = [slug for slug in RS.crew for _ in range(RS.max_copies)]
 VAULTS = RS.vault_slugs

@@ -12,7 +12,7 @@ from game.engine.replay import main, replay
 from game.engine.rng import commit_plan, seed_commitment
 from game.engine.setup import new_heist
 from game.engine.state import VaultMod
-from tests.game.engine.helpers import CV, RS, play_recorded
+from tests.support.engine import CV, RS, play_recorded
 
 
 def test_one_thousand_seeded_heists_replay_identically():

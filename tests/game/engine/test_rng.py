@@ -19,7 +19,7 @@ from game.engine.rng import (
     seed_commitment,
 )
 from game.engine.setup import new_heist
-from tests.game.engine.helpers import fill_deck
+from tests.support.engine import fill_deck
 
 
 # A second implementation written from the rng module docstring, for known-answer checks.

@@ -21,7 +21,7 @@ from game.engine import (
 )
 from game.engine.crew import CONDITION_KINDS
 from game.engine.state import HeistState
-from tests.game.engine.helpers import CV, MA, fill_deck, position, side_state
+from tests.support.engine import CV, MA, fill_deck, position, side_state
 
 RS = get_ruleset()  # the default, 2026.12: the base set below, then the Night Market set
 # (tests/game/engine/test_night_market.py holds that table and 2026.12 = 2026.11 + it).

@@ -18,7 +18,7 @@ from game.engine import (
 from game.engine.crew import CONDITION_KINDS
 from game.engine.errors import DECK_ERROR_CODES, PLAN_ERROR_CODES
 from game.presenters import words
-from tests.game.engine.helpers import position
+from tests.support.engine import position
 
 
 def test_every_condition_kind_and_error_code_has_words():

@@ -9,7 +9,7 @@ import pytest
 from game.engine import PLAYER, RIVAL, Plan, legal_plans, observe, resolve
 from game.engine.errors import EngineError
 from game.engine.setup import new_heist
-from tests.game.engine.helpers import RS, fill_deck
+from tests.support.engine import RS, fill_deck
 
 SEED = "f" * 63 + "0"
 

@@ -12,8 +12,7 @@ from game.rivals import beliefs, nightgame, policy
 from game.rivals.nightgame import ME, OPP
 from game.rivals.personas import list_personas
 from game.rivals.solver import exploitability, rm_plus
-
-from .helpers import random_position
+from tests.support.rivals import random_position
 
 
 def _index(night, plan, obs):

@@ -5,8 +5,7 @@ import pytest
 from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve, validate_plan
 from game.rivals.lab import panel, tournament
 from game.rivals.personas import list_personas
-
-from .helpers import random_position
+from tests.support.rivals import random_position
 
 STYLES = list(panel.STYLES)
 

@@ -13,9 +13,7 @@ from game.rivals import playermodel, policy
 from game.rivals.lab import panel
 from game.rivals.personas import get_difficulty, get_persona, list_personas
 from game.rivals.solver import rm_plus
-
-from .helpers import random_position
-from .test_policy import resample_hidden
+from tests.support.rivals import random_position, resample_hidden
 
 
 def heist_against(style: str, seed: int, nights: int):

@@ -1,8 +1,11 @@
 """The tournament harness on a few seed pairs (the full run is a command: see docs/rivals.md)."""
 
+import pytest
+
 from game.rivals.lab import tournament
 
 
+@pytest.mark.slow
 def test_tournament_harness_on_four_seed_pairs(tmp_path):
     res = tournament.run(tournament.BOTS, range(4), workers=1, progress=False)
     pairings = res.pair_scores()

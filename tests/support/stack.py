@@ -29,6 +29,8 @@ EMBEDDED_DROP = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DATABASE_TES
 def embedded_env(var: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_DROP}
     env.update(VEYLTAK_VAR_DIR=str(var), STATIC_PLAIN="1", LOG_LEVEL="INFO", **extra)
+    # The Procfile's bare commands, from this interpreter's virtualenv (as the runner finds them).
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env
 
 

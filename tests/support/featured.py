@@ -9,7 +9,7 @@ import random
 from django.test import Client
 
 from game.models import FeaturedEntry, FeaturedSlot, Heist
-from tests.game.conftest import ADULT_BIRTH_DATE, crew_costs, legal_plan, post, seal
+from tests.support.heists import ADULT_BIRTH_DATE, crew_costs, legal_plan, post, seal
 
 # A whole hour, so with FEATURED_SLOT_MINUTES = 60 the first slot starts at T0 exactly.
 T0 = dt.datetime(2027, 3, 1, 9, 0, tzinfo=dt.UTC)

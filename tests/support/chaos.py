@@ -174,6 +174,8 @@ class Site:
             if k not in ("DATABASE_TEST_NAME", "CELERY_TASK_ALWAYS_EAGER")
         }
         self.env.update(
+            # The Procfile's bare commands, from this interpreter's virtualenv (as the runner).
+            PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
             DATABASE_URL=pg.url,
             REDIS_URL=f"{redis.url}/0",
             CELERY_BROKER_URL=f"{redis.url}/1",

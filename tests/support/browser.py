@@ -1,4 +1,6 @@
-"""Steps shared by the browser tests: start a heist from the picker, read and play the board."""
+"""Steps shared by the browser tests (tests/e2e): the viewports, the age screen, the page audit
+(axe, no sideways scroll, no inline script or style, a screenshot), starting a heist from the
+picker, reading and playing the board."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ADULT_BIRTH_DATE, DESKTOP, pass_age_check
-
+PHONE = {"width": 360, "height": 640}
+LANDSCAPE = {"width": 640, "height": 360}  # a phone turned sideways
+DESKTOP = {"width": 1280, "height": 800}
+ADULT_BIRTH_DATE = "1990-04-02"
 SEAL = re.compile(r"^Seal")
 PASSWORD = "a long enough password 42"
 _axe = Axe()
@@ -33,6 +37,15 @@ def audit(page, shots, name: str) -> None:
     )
     assert not styled, f"{name}: inline style attribute {styled}"
     shots.take(page, name)
+
+
+def pass_age_check(page, base: str, next_path: str = "/play/") -> None:
+    """A new guest opens a gated page and passes the neutral age screen."""
+    page.goto(base + next_path)
+    assert "/age-check/" in page.url
+    page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url(f"**{next_path}")
 
 
 def menu_link(page, name: str):

@@ -1,5 +1,6 @@
-"""Helpers of the shop's API tests: signed-in clients, purchases through the route, and the
-state a refusal must leave as it was (read from the tables, not through the code under test)."""
+"""The shop through its API: signed-in clients, purchases through the route, items owned and worn
+through the services, and the state a refusal must leave as it was (read from the tables, not
+through the code under test)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import uuid
 
 from django.test import Client
 
-from shop.models import Equipped, Ownership, Purchase, Transaction
-from tests.shop.conftest import balance
+from shop import services as shop_services
+from shop.models import Equipped, Ownership, Purchase, ShopItem, Transaction
+from tests.support.ledger import balance
 
 SHOP = "/api/v1/shop/"
 PURCHASES = "/api/v1/shop/purchases/"
@@ -52,3 +54,22 @@ def state(user) -> tuple:
         Purchase.objects.filter(user=user).count(),
         Transaction.objects.count(),
     )
+
+
+def own_and_wear(user, *slugs: str) -> None:
+    """Give the player ``slugs`` (bought with granted Signs) and wear the cosmetics."""
+    for slug in slugs:
+        item = ShopItem.objects.get(slug=slug)
+        shop_services.signs_credit(
+            user=user, amount=item.price, reason="grant", key=f"t:{uuid.uuid4()}"
+        )
+        shop_services.item_purchase(
+            user=user,
+            key=uuid.uuid4().hex,
+            request_hash=slug,
+            item=slug,
+            price=item.price,
+            render=lambda data: b"{}",
+        )
+        if item.kind != "crew":  # crew go into decks, not on
+            shop_services.item_equip(user=user, kind=item.kind, item=slug)
