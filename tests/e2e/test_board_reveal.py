@@ -139,6 +139,10 @@ def test_skip_and_the_speed_setting(site, new_page, viewport):
     seal(page)
     # Instant: the way on is there as soon as the reveal is.
     expect(page.locator("#b-next")).to_have_text("Next: night 3", timeout=3000)
+    # An earlier night seen again is checked against its own commitment.
+    page.locator("#b-next").click()
+    page.get_by_role("button", name="Night 1: see it again").click()
+    expect(page.locator("#b-verify")).to_have_text("Fair play ✓ Verified")
 
 
 @THREE

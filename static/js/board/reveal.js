@@ -74,10 +74,11 @@ function verdictLong(v, closed) {
   return t("tie_long");
 }
 
-async function verifyCommitment(result, badge) {
+/** ``shownFirst``: the commitment this page showed before sealing (a night just sealed here), or
+ * null (a recap, a reload), when only the plan against its own commitment can be checked. */
+async function verifyCommitment(result, badge, shownFirst) {
   const summary = badge.querySelector("summary");
   const detail = badge.querySelector(".fair-detail");
-  const shownFirst = state.seenCommitment;
   let check = null;
   try {
     check = await checkCommitment(result.rival, shownFirst);
@@ -231,7 +232,7 @@ export async function showNight(result, { live, scores, way, title }) {
   section.dataset.night = String(result.night);
   $("b-reveal-title").focus({ preventScroll: true });
   if (live) tour.did("reveal-start");
-  const verified = verifyCommitment(result, badge);
+  const verified = verifyCommitment(result, badge, live ? state.seenCommitment : null);
 
   await turnOver(result, scores, live && speed() > 0);
   $("b-reveal-status").hidden = true;
