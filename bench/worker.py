@@ -4,8 +4,9 @@ Starts one worker as ``make run`` would (prefork, ``--concurrency 1`` by default
 difficulty plays ``--heists`` complete heists: this process starts them and seals the player's
 random legal plans through the services (as the web process does), and the worker plays every
 rival night from its task queue. The worker's CPU, read from /proc, is divided by the rival
-turns it played. First, rival tasks for heists that do not exist measure one Celery round trip
-with the read of the heist: the part of every turn that is not the rival thinking.
+turns it played (no debrief task is sent when a heist ends: bench/debrief.py measures those).
+First, rival tasks for heists that do not exist measure one Celery round trip with the read of
+the heist: the part of every turn that is not the rival thinking.
 
     .venv-dev/bin/python bench/worker.py                  # 40 heists (240 turns) per difficulty
     .venv-dev/bin/python bench/worker.py --heists 10 --difficulty rookie
@@ -135,6 +136,11 @@ def main() -> int:
     from veyltak_site.celery import app
 
     app.control.purge()
+    # The rival's turns only: a finished heist's debrief task would add its CPU to them
+    # (bench/debrief.py measures the debrief).
+    from game.services import heists as heist_services
+
+    heist_services.debrief_schedule = lambda heist_id: None
     worker = start_worker(python, env, var / "worker.log", args.pool, args.concurrency)
     results: dict[str, float] = {}
     try:

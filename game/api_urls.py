@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from game import api, api_featured, api_preview
+from game import api, api_debrief, api_featured, api_preview
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -21,11 +21,21 @@ urlpatterns = [
         api_preview.HeistPreviewApi.as_view(),
         name="api-heist-preview",
     ),
+    path(
+        "heists/<uuid:heist_id>/debrief/",
+        api_debrief.HeistDebriefApi.as_view(),
+        name="api-heist-debrief",
+    ),
+    path(
+        "heists/<uuid:heist_id>/retry/", api_debrief.HeistRetryApi.as_view(), name="api-heist-retry"
+    ),
     # Any other id: the same 404 as a heist that does not exist (not in the schema).
     path("heists/<str:heist_id>/", api.NotAHeistDetailApi.as_view()),
     path("heists/<str:heist_id>/seal/", api.NotAHeistSealApi.as_view()),
     path("heists/<str:heist_id>/replay/", api.NotAHeistReplayApi.as_view()),
     path("heists/<str:heist_id>/preview/", api.NotAHeistDetailApi.as_view()),
+    path("heists/<str:heist_id>/debrief/", api.NotAHeistDetailApi.as_view()),
+    path("heists/<str:heist_id>/retry/", api_debrief.NotAHeistRetryApi.as_view()),
 ]
 
 urlpatterns += [

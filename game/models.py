@@ -170,6 +170,19 @@ class Heist(models.Model):
     # a shop slug or None; {} for a heist started before cosmetics existed (all None).
     cosmetics = StoredJSONField(default=dict, blank=True)
 
+    # A practice retry of one night of a finished heist (DESIGN.md section 10): it plays the
+    # original's seeds, decks, encounter, rival and difficulty from ``start``, the stored
+    # position of night ``practice_night`` (game.engine.position), so the same hands, loot,
+    # Heat, scores and rival stream; never ranked, never earns. SET_NULL: heists are never
+    # deleted, but a retry would outlive its original anyway (its start is its own).
+    practice_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="retries"
+    )
+    practice_night = models.PositiveSmallIntegerField(null=True, blank=True)
+    start = models.JSONField(
+        null=True, blank=True, help_text="The position the heist starts from; null: night 1."
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -208,6 +221,17 @@ class Heist(models.Model):
                 condition=Q(featured_bonus__isnull=True) | Q(ranked=True, status="finished"),
                 name="heist_bonus_only_ranked_finished",
             ),
+            # A practice retry has its start and night, and is never ranked nor featured.
+            models.CheckConstraint(
+                condition=Q(practice_night__isnull=True, start__isnull=True)
+                | Q(
+                    practice_night__gte=1,
+                    start__isnull=False,
+                    ranked=False,
+                    featured_slot__isnull=True,
+                ),
+                name="heist_practice_consistent",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -216,6 +240,15 @@ class Heist(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status != self.Status.ACTIVE
+
+    @property
+    def is_practice(self) -> bool:
+        return self.practice_night is not None
+
+    @property
+    def first_night(self) -> int:
+        """The night the heist started at (a practice retry's, or 1)."""
+        return self.practice_night or 1
 
 
 class HeistNight(models.Model):
@@ -285,6 +318,30 @@ class HeistNight(models.Model):
     @property
     def resolved(self) -> bool:
         return self.result is not None
+
+
+class HeistDebrief(models.Model):
+    """What the player could have done better in a finished heist, night by night, worked out
+    once by the debrief task from the player's own observations (game.rivals.debrief) and kept
+    (DESIGN.md section 10). ``data`` is the debrief's answer as the API sends it (its words
+    included); ``accuracy`` is kept apart for the profile's history."""
+
+    heist = models.OneToOneField(
+        Heist, primary_key=True, on_delete=models.CASCADE, related_name="debrief"
+    )
+    accuracy = models.FloatField()
+    data = models.JSONField()
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(accuracy__gte=0, accuracy__lte=100), name="heistdebrief_accuracy"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"debrief of {self.heist_id} ({self.accuracy:.1f})"
 
 
 class SavedDeck(models.Model):

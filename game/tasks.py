@@ -8,6 +8,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
+from game.services.debriefs import debrief_compute
 from game.services.featured import featured_reconcile as featured_reconcile_service
 from game.services.heists import heists_abandon_stale
 from game.services.rivals import rival_plan_seal
@@ -53,3 +54,19 @@ def featured_reconcile() -> dict[str, list[str]]:
     a redelivery or a late run changes nothing."""
     done = featured_reconcile_service()
     return {"created": done.created, "closed": done.closed}
+
+
+@shared_task(
+    name="game.debrief_heist",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def debrief_heist(heist_id: str) -> bool:
+    """Work out a finished heist's debrief once (DESIGN.md section 10). Idempotent: the stored
+    debrief is keyed by the heist, so a redelivered or duplicated message stores nothing
+    twice; a heist that is gone, in play or abandoned is a no-op."""
+    return debrief_compute(heist_id=heist_id)

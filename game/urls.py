@@ -15,4 +15,5 @@ urlpatterns = [
     path("heists/<uuid:heist_id>/", views.heist, name="heist"),
     path("heists/<uuid:heist_id>/result/", views.heist_result, name="heist-result"),
     path("heists/<uuid:heist_id>/replay/", views.heist_replay, name="heist-replay"),
+    path("heists/<uuid:heist_id>/retry/", views.heist_retry_page, name="heist-retry"),
 ]

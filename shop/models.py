@@ -168,6 +168,7 @@ class SignsReason(models.TextChoices):
     GUEST = "guest", "Played as a guest"
     ABANDONED = "abandoned", "Abandoned"
     INCOMPLETE = "incomplete", "Not every night sealed"
+    PRACTICE = "practice", "A practice retry of a night"
 
 
 class HeistEarning(models.Model):

@@ -215,6 +215,12 @@ CELERY_BEAT_SCHEDULE: dict = {
 # the board polls) seals it itself. No request waits: the seal route answers 409
 # rival_not_sealed until the rival has sealed (DESIGN.md section 3, step 5).
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
+# How long after a heist's end the result page and the debrief route wait for the worker's
+# debrief before working it out themselves (DESIGN.md section 10; no worker, a lost task).
+DEBRIEF_FALLBACK_SECONDS = env_float("DEBRIEF_FALLBACK_SECONDS", 20.0)
+# The nice value of the thread that works a debrief out (0: the process's own), so debriefs
+# yield the cores to requests and rival turns (game.services.debriefs.at_low_priority).
+DEBRIEF_NICE = env_int("DEBRIEF_NICE", 10, minimum=0, maximum=19)
 # Minutes without a seal after which an active heist is closed as abandoned.
 HEIST_ABANDON_MINUTES = env_int("HEIST_ABANDON_MINUTES", 60 * 24, minimum=1)
 # Heists one player (or guest browser) may have in play at once: starting another closes the

@@ -14,6 +14,7 @@ from .night import (
     resolve,
     validate_plan,
 )
+from .position import heist_from_position, position_of
 from .results import CrewResult, NightResult, PowerPart, SideResult, VaultResult
 from .rng import Stream, canonical_plan, commit_plan, heist_key, rival_stream, seed_commitment
 from .rules import (
@@ -62,6 +63,7 @@ __all__ = [
     "commit_plan",
     "energy",
     "get_ruleset",
+    "heist_from_position",
     "heist_key",
     "legal_plans",
     "legal_plans_for",
@@ -72,6 +74,7 @@ __all__ = [
     "outcome",
     "plan_canonical",
     "plan_slugs",
+    "position_of",
     "resolve",
     "rival_stream",
     "seed_commitment",

@@ -27,8 +27,15 @@ Record format (JSON; produced by the heist API, ``GET /api/v1/heists/{id}/replay
         },
         ...
       ],
-      "outcome": "player" | "rival" | null        # optional; checked when present
+      "outcome": "player" | "rival" | null,       # optional; checked when present
+      "start": position                           # optional: a heist started at a later night
     }
+
+A heist started from a stored position (``position.py``: a practice retry of a night) carries
+it as ``start``; its ``nights`` then begin at that night. The verifier checks that the seeds and
+the plans of the position's own history (every earlier night's reveal shows both plans) lead to
+exactly that position, then plays on from it as from night 1. A difference in the position is
+reported at night 0 with a field path under ``start``.
 
 A difference is reported as ``Difference(night, field, expected, got)``: ``expected`` is what the
 engine recomputes, ``got`` is what the record says. ``night`` 0 marks heist-level fields
@@ -50,6 +57,7 @@ from typing import Any
 from .crew import PLAYER, RIVAL, SIDES
 from .errors import EngineError, ReplayError
 from .night import Plan, outcome, plan_canonical, resolve, validate_plan
+from .position import heist_from_position, history_plans, position_of
 from .results import NightResult
 from .rng import commit_plan, seed_commitment
 from .rules import get_ruleset
@@ -162,6 +170,33 @@ def replay(record: Mapping[str, Any]) -> ReplayReport:
     except EngineError as exc:
         raise ReplayError("replay_malformed", f"cannot start the heist: {exc.message}") from None
 
+    start = record.get("start")
+    if start is not None:
+        try:
+            stored = heist_from_position(
+                ruleset=ruleset,
+                player_deck=decks[PLAYER],
+                rival_deck=decks[RIVAL],
+                server_seed=server_seed,
+                client_seed=client_seed,
+                encounter=encounter,
+                position=start,
+            )
+        except EngineError as exc:
+            raise ReplayError(
+                "replay_malformed", f"cannot start the heist: {exc.message}"
+            ) from None
+        # The position must be the one the seeds and its own earlier nights lead to.
+        for plans in history_plans(stored.history):
+            try:
+                state, _ = resolve(state, plans)
+            except EngineError as exc:
+                return fail(0, f"start.history[{state.night - 1}]", "a legal plan", exc.code, 0)
+        diff = _first_difference(position_of(state), start, "start")
+        if diff:
+            return fail(0, diff[0], diff[1], diff[2], 0)
+        state = stored
+
     checked = 0
     for i, entry in enumerate(nights):
         where = f"nights[{i}]"
@@ -234,9 +269,11 @@ def record_header(
     client_seed: str,
     decks: Mapping[str, Sequence[str]],
     encounter: Encounter | None,
+    start: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The heist-level part of a record (``nights`` starts empty)."""
-    return {
+    """The heist-level part of a record (``nights`` starts empty); ``start`` for a heist started
+    from a stored position."""
+    header = {
         "ruleset": ruleset,
         "server_seed": server_seed,
         "client_seed": client_seed,
@@ -245,6 +282,9 @@ def record_header(
         "encounter": encounter.to_dict() if encounter else None,
         "nights": [],
     }
+    if start is not None:
+        header["start"] = dict(start)
+    return header
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,6 +28,10 @@ class PowerPart:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount, "reason": self.reason}
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PowerPart:
+        return cls(data["kind"], data["amount"], data["reason"])
+
 
 @dataclass(frozen=True, slots=True)
 class CrewResult:
@@ -46,6 +50,16 @@ class CrewResult:
             "breakdown": [p.to_dict() for p in self.breakdown],
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CrewResult:
+        return cls(
+            data["card"],
+            data["crew"],
+            data["vault"],
+            data["power"],
+            tuple(PowerPart.from_dict(p) for p in data["breakdown"]),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SideResult:
@@ -63,6 +77,16 @@ class SideResult:
             "crew": [c.to_dict() for c in self.crew],
             "heat_parts": [p.to_dict() for p in self.heat_parts],
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SideResult:
+        return cls(
+            data["heat_start"],
+            data["heat_end"],
+            data["boost"],
+            tuple(CrewResult.from_dict(c) for c in data["crew"]),
+            tuple(PowerPart.from_dict(p) for p in data["heat_parts"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +110,17 @@ class VaultResult:
             "loot": self.loot,
             "closed": self.closed,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> VaultResult:
+        return cls(
+            data["slug"],
+            data["player_power"],
+            data["rival_power"],
+            data["winner"],
+            data["loot"],
+            data["closed"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,3 +156,22 @@ class NightResult:
             "vaults": [v.to_dict() for v in self.vaults],
             "score": {PLAYER: self.score[PLAYER], RIVAL: self.score[RIVAL]},
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NightResult:
+        """The inverse of :meth:`to_dict` (a stored reveal read back; raises KeyError or
+        TypeError on a malformed one, which callers turn into their own error)."""
+        return cls(
+            night=data["night"],
+            loot=dict(data["loot"]),
+            closed=tuple(data["closed"]),
+            player=SideResult.from_dict(data[PLAYER]),
+            rival=SideResult.from_dict(data[RIVAL]),
+            vaults=tuple(VaultResult.from_dict(v) for v in data["vaults"]),
+            score={PLAYER: data["score"][PLAYER], RIVAL: data["score"][RIVAL]},
+        )
+
+    def plan(self, side: str) -> tuple[tuple[tuple[int, str], ...], bool]:
+        """The plan ``side`` sealed that night, as (card id, vault) pairs and Boost."""
+        sr = self.side(side)
+        return tuple((c.card, c.vault) for c in sr.crew), sr.boost

@@ -18,6 +18,7 @@ from rest_framework import serializers
 from game.domain import HeistSnapshot
 from game.engine import PLAYER, RIVAL, observe
 from game.models import Heist, HeistNight
+from game.presenters import words
 from game.presenters.catalogue import EncounterSerializer, encounter_data
 from game.presenters.render import present
 from game.rivals.personas import get_persona
@@ -171,6 +172,23 @@ class HeistResultSerializer(serializers.Serializer):
     )
 
 
+class PracticeThenSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["win", "loss", "draw"])
+    you = serializers.IntegerField()
+    rival = serializers.IntegerField()
+
+
+class PracticeOfSerializer(serializers.Serializer):
+    heist = serializers.UUIDField(allow_null=True, help_text="The heist this one retries.")
+    night = serializers.IntegerField(help_text="The night it starts from.")
+    then = PracticeThenSerializer(
+        allow_null=True, help_text="How the retried heist ended (null if it is gone)."
+    )
+    compared = serializers.CharField(
+        allow_null=True, help_text="Once this retry is over: how it compares with what happened."
+    )
+
+
 class HeistViewSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
@@ -189,6 +207,10 @@ class HeistViewSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(help_text="A featured heist that counts on the board.")
     history = NightResultSerializer(many=True)
     result = HeistResultSerializer(allow_null=True)
+    practice_of = PracticeOfSerializer(
+        allow_null=True,
+        help_text="A practice retry of a night (never ranked, never earns); else null.",
+    )
 
 
 class SealOutputSerializer(serializers.Serializer):
@@ -289,6 +311,29 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
         "ranked": heist.ranked,
         "history": [_night_data(n) for n in nights if n.result is not None],
         "result": result,
+        "practice_of": _practice_of(heist, result),
+    }
+
+
+def _practice_of(heist: Heist, result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a practice retry retries, how that heist ended, and, once the retry is over, the
+    two side by side in a sentence."""
+    if not heist.is_practice:
+        return None
+    original = heist.practice_of
+    then = None
+    if original is not None and original.status == Heist.Status.FINISHED:
+        score = original.nights.filter(result__isnull=False).order_by("-night").first()
+        final = score.result["score"] if score is not None else {PLAYER: 0, RIVAL: 0}
+        then = {"outcome": original.outcome, "you": final[PLAYER], "rival": final[RIVAL]}
+    compared = None
+    if result is not None and then is not None:
+        compared = words.practice_compared(heist.practice_night, result, then)
+    return {
+        "heist": heist.practice_of_id,
+        "night": heist.practice_night,
+        "then": then,
+        "compared": compared,
     }
 
 
@@ -322,6 +367,8 @@ def history_rows(heists: Iterable[Heist]) -> list[dict[str, Any]]:
                 "created_at": h.created_at.isoformat(),
                 "finished_at": h.finished_at.isoformat() if h.finished_at else None,
                 "replay_url": f"/api/v1/heists/{h.pk}/replay/" if h.is_closed else None,
+                "accuracy": None if h.accuracy is None else round(h.accuracy, 1),
+                "practice_of": str(h.practice_of_id) if h.practice_of_id else None,
             }
         )
     return rows

@@ -10,7 +10,17 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
-from game.engine import PLAYER, RIVAL, Plan, Ruleset, get_ruleset, new_heist, resolve, text
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    NightResult,
+    Plan,
+    Ruleset,
+    get_ruleset,
+    new_heist,
+    resolve,
+    text,
+)
 from game.models import SavedDeck
 from game.presenters import board, words
 from game.rivals.personas import list_difficulties, list_personas
@@ -280,10 +290,22 @@ def next_level(difficulties: Sequence[Any], current: str) -> Any | None:
     return difficulties[i + 1] if i + 1 < len(difficulties) else None
 
 
-def share_text(outcome: str, rival: str, you: int, rival_score: int) -> str:
-    """The shareable summary's line (the replay's address goes beside it)."""
+def share_text(
+    outcome: str,
+    rival: str,
+    you: int,
+    rival_score: int,
+    grid: str = "",
+    accuracy: int | None = None,
+) -> str:
+    """The shareable summary's line (the replay's address goes beside it), with the debrief's
+    grid when there is one: a mark per night by label and the accuracy, spoiler-free (no plan,
+    no vault, no seed)."""
     said = {"win": "I beat", "loss": "I lost to", "draw": "I drew with"}.get(outcome, "I played")
-    return f"{said} {rival} {you} to {rival_score} in VEYLTAK. Watch the heist night by night:"
+    marks = f" {grid} (accuracy {accuracy})" if grid else ""
+    return (
+        f"{said} {rival} {you} to {rival_score} in VEYLTAK{marks}. Watch the heist night by night:"
+    )
 
 
 def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str, list]]:
@@ -304,8 +326,17 @@ def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str
     )
     names = {c.slug: c.name for c in ruleset.crew.values()}
     hands: dict[int, dict[str, list]] = {}
-    for entry in record.get("nights", []):
-        plans = {side: Plan.from_dict(entry["plans"][side]) for side in (PLAYER, RIVAL)}
+    # A practice retry's record starts later: its start's history holds the earlier nights,
+    # whose reveals show both plans.
+    plays = []
+    for stored in (record.get("start") or {}).get("history", []):
+        result = NightResult.from_dict(stored)
+        plays.append((result.night, {side: Plan(*result.plan(side)) for side in (PLAYER, RIVAL)}))
+    for e in record.get("nights", []):
+        plays.append(
+            (e["night"], {side: Plan.from_dict(e["plans"][side]) for side in (PLAYER, RIVAL)})
+        )
+    for number, plans in plays:
         night: dict[str, list] = {}
         for side, key in ((PLAYER, "you"), (RIVAL, "rival")):
             held = state.side(side)
@@ -317,7 +348,7 @@ def replay_hands(record: dict[str, Any], ruleset: Ruleset) -> dict[int, dict[str
                 }
                 for card in held.hand
             ]
-        hands[entry["night"]] = night
+        hands[number] = night
         state, _ = resolve(state, plans)
     return hands
 

@@ -102,6 +102,26 @@ class ReplayRivalSerializer(serializers.Serializer):
     difficulty = serializers.CharField()
 
 
+class PositionSideSerializer(serializers.Serializer):
+    deck = serializers.ListField(child=serializers.IntegerField(), help_text="Draw order.")
+    hand = serializers.ListField(child=serializers.IntegerField())
+    discard = serializers.ListField(child=serializers.IntegerField())
+    heat = serializers.IntegerField()
+    score = serializers.IntegerField()
+    shuffles = serializers.IntegerField()
+
+
+class PositionSidesSerializer(serializers.Serializer):
+    player = PositionSideSerializer()
+    rival = PositionSideSerializer()
+
+
+class PositionSerializer(serializers.Serializer):
+    night = serializers.IntegerField()
+    history = EngineNightResultSerializer(many=True)
+    sides = PositionSidesSerializer()
+
+
 class ReplaySerializer(serializers.Serializer):
     ruleset = serializers.CharField()
     server_seed = serializers.CharField()
@@ -122,6 +142,11 @@ class ReplaySerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     verify = serializers.CharField()
+    start = PositionSerializer(
+        required=False,
+        help_text="A practice retry's start: the stored position of the night it retries "
+        "(game/engine/position.py); absent for a heist that starts at night 1.",
+    )
 
 
 _OUTCOME_ENGINE = {"win": PLAYER, "loss": RIVAL, "draw": None}
@@ -172,11 +197,12 @@ def replay_record(
         client_seed=heist.client_seed,
         decks={PLAYER: heist.player_deck, RIVAL: heist.rival_deck},
         encounter=Encounter.from_dict(heist.encounter) if heist.encounter else None,
+        start=heist.start,
     )
     # An abandoned heist publishes the nights that were played; the unplayed night's sealed
-    # rival plan is not part of it.
+    # rival plan is not part of it. A practice retry's earlier nights are its start's history.
     for night in nights:
-        if night.result is None:
+        if night.result is None or night.night < heist.first_night:
             continue
         record["nights"].append(
             record_entry(

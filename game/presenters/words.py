@@ -13,6 +13,7 @@ from typing import Any
 
 from game.engine import Ruleset
 from game.engine.text import CONDITIONS
+from game.rivals import debrief as solver
 
 # --- Encounters ---------------------------------------------------------------------------------
 
@@ -355,3 +356,57 @@ def featured_rules(*, slot_minutes: int, ranked_finish: int, top: Sequence[int])
             + (f"; when the slot ends its top places earn {places} Signs." if places else ".")
         )
     return lines
+
+
+# --- The debrief (DESIGN.md section 10) -------------------------------------------------------
+
+
+def debrief_rules() -> list[str]:
+    """How the debrief scores a night, for the rules page, from the solver's own numbers
+    (game.rivals.debrief)."""
+    bounds = dict(solver.LABELS)
+    win = solver.WIN_LOOT
+    scale = solver.ACCURACY_SCALE
+    last = word(solver.WIN_NIGHTS)
+    formula = f"100 \u00d7 e^(\u2212loot lost / {scale:g})"
+
+    def acc(lost: float) -> str:
+        return f"{round(solver.night_accuracy(lost))}"
+
+    return [
+        "After a heist, its debrief goes over each night with only what you could see then: "
+        "your hand, both sides' Heat, Energy, score and discard pile, both decklists, the "
+        "night's Loot and the nights before. Never the rival's hand or plan.",
+        "Each plan your hand allowed is scored against the plans the rival could have sent, as "
+        "the Kingpin rival's own model sees them from your seat: every hand the rival may hold, "
+        "and how this rival has played so far.",
+        f"Before the last {last} nights a plan is worth the Loot it is expected to win you "
+        "over the rival, plus what the Heat it leaves both sides is worth for the nights to "
+        f"come. On the last {last} nights it is worth its chance to win the heist "
+        f"(a draw counts half), and a chance lost counts {win:g} Loot for a whole win.",
+        "Loot lost is the best plan's worth less yours. A night is Best when nothing is lost, "
+        f"Good under {bounds['good']:g} Loot, an Inaccuracy under {bounds['inaccuracy']:g}, a "
+        f"Mistake under {bounds['mistake']:g} and a Blunder from {bounds['mistake']:g} up.",
+        f"Accuracy: each night with more than one possible plan scores {formula}, so 100 for "
+        f"the best plan, {acc(0.5)} for half a Loot lost, {acc(1.5)} for "
+        f"1.5 and {acc(3)} for 3. The heist's accuracy is the average of its nights.",
+        "Luck is what the rival's revealed plan gave you or took from you, against what your "
+        "plan could expect. The turning point is the night that moved your chance to win the "
+        "most.",
+        "Try this night again starts a practice heist from that night's exact position: the "
+        "same hands, Loot, Heat, scores and rival. It is never ranked and earns no Signs. A "
+        "featured heist's debrief and retries open when its slot closes.",
+    ]
+
+
+_SAID = {"win": "a win", "loss": "a loss", "draw": "a draw"}
+
+
+def practice_compared(night: int, now: dict[str, Any], then: dict[str, Any]) -> str:
+    """How a finished practice retry compares with the heist it retried (each ``{outcome, you,
+    rival}``)."""
+    return (
+        f"Trying night {night} again, you finished {now['you']} to {now['rival']} "
+        f"({_SAID[now['outcome']]}); the first time, {then['you']} to {then['rival']} "
+        f"({_SAID[then['outcome']]})."
+    )

@@ -231,6 +231,63 @@ def strategy(
         us = knobs.uniform_share
         ev = (1 - us) * (u[:, cols] @ w) + us * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
+    game = solve_game(obs, knobs, night, opp_hps, u, starts, w)
+    # Purify the long tail of regret matching's average (shares under 2%).
+    x = np.where(game.x >= 0.02, game.x, 0.0)
+    x /= x.sum()
+    if knobs.noise > 0:
+        ev = u @ (game.y * np.repeat(w, sizes))
+        x = (1 - knobs.noise) * x + knobs.noise * near_best_softmax(ev, 1.0)
+    return night, x
+
+
+@dataclass(slots=True)
+class NightGame:
+    """The night's Bayesian game as an equilibrium level solves it, from the observer's seat.
+
+    Rows are the observer's distinct plans (``night.mine.plans``), columns the other side's plans
+    for each hand it may hold (``opp_hps``, stacked; ``starts``, hand ``weights``). ``x`` is the
+    observer's average strategy; the other side plays the model ``model`` for ``share`` of the
+    game and ``y`` for the rest (the restricted game, ``solver.rm_plus``). The rival plays
+    ``x``; the debrief scores the player's plans against :meth:`opponent_strategy`."""
+
+    night: Night
+    opp_hps: list[nightgame.HandPlans]
+    u: np.ndarray
+    starts: np.ndarray
+    weights: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    model: np.ndarray | None
+    share: float
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.array([len(h.cfg) for h in self.opp_hps])
+
+    def opponent_strategy(self) -> np.ndarray:
+        """The other side's whole strategy per column (each hand's plans sum to 1): the
+        model's share and the best-responding rest."""
+        if self.model is None or self.share <= 0:
+            return self.y
+        return self.share * self.model + (1.0 - self.share) * self.y
+
+    def column_weights(self) -> np.ndarray:
+        """Probability of each column: its hand's weight times the plan's share in that hand."""
+        return self.opponent_strategy() * np.repeat(self.weights, self.sizes)
+
+
+def solve_game(
+    obs: Observation,
+    knobs: Knobs,
+    night: Night,
+    opp_hps: list[nightgame.HandPlans],
+    u: np.ndarray,
+    starts: np.ndarray,
+    w: np.ndarray,
+) -> NightGame:
+    """Regret matching+ on the payoff ``u`` within the level's work budget, against the player
+    model its knobs give (the one solver of the rival and the debrief)."""
     iterations = knobs.iterations
     if knobs.budget_ms:
         # The time budget is spent as a deterministic amount of work (matrix entries touched),
@@ -238,13 +295,17 @@ def strategy(
         iterations = max(32, min(iterations, int(knobs.budget_ms * WORK_PER_MS / u.size)))
     model, share = player_model(obs, knobs, night, opp_hps, starts)
     x, y = rm_plus(u, starts, w, iterations, model, share)
-    # Purify the long tail of regret matching's average (shares under 2%).
-    x = np.where(x >= 0.02, x, 0.0)
-    x /= x.sum()
-    if knobs.noise > 0:
-        ev = u @ (y * np.repeat(w, sizes))
-        x = (1 - knobs.noise) * x + knobs.noise * near_best_softmax(ev, 1.0)
-    return night, x
+    return NightGame(night, list(opp_hps), u, starts, w, x, y, model, share)
+
+
+def night_game(obs: Observation, knobs: Knobs, stream: Stream) -> NightGame:
+    """The night's game from ``obs.side``'s seat, solved as an equilibrium level with
+    ``knobs`` solves it (no persona style: the observer's plans as they are)."""
+    night = read_night(obs)
+    hands, w = hand_weights(obs, knobs, stream)
+    opp_hps = opponent_plans(night, hands)
+    u, starts = payoff(night, opp_hps, knobs.value, knobs.heat_weight)
+    return solve_game(obs, knobs, night, opp_hps, u, starts, w)
 
 
 def model_share(knobs: Knobs, trust: float) -> float:

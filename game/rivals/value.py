@@ -70,3 +70,29 @@ def win_utility(
         return (WIN_SCALE * np.sign(d) + 0.1 * d).astype(np.float32)
     worth = fitted_heat_worth(rs, nights_left_after)
     return (d + worth[h_me] - worth[h_opp]).astype(np.float32)
+
+
+def win_spread(nights_left: int) -> float:
+    """The spread of the chance-to-win logistic with ``nights_left`` nights still to play,
+    fitted from self-play (``fit_value --win-spread``); without a fit, a spread growing like
+    the square root of the nights left (each night's loot margin adds its own spread)."""
+    model = fitted_model()
+    table = (model or {}).get("win_spread")
+    if not table:
+        return 2.5 * float(np.sqrt(nights_left))
+    return float(table[str(min(nights_left, max(int(k) for k in table)))])
+
+
+def win_chance(
+    d: np.ndarray, h_me: np.ndarray, h_opp: np.ndarray, rs: Ruleset, nights_left: int
+) -> np.ndarray:
+    """The chance to win the heist (a draw counts half) for a loot margin ``d`` and both Heats
+    with ``nights_left`` nights still to play: exact once none is left, else a logistic in the
+    margin plus the fitted worth of both Heats (the debrief's measure on the last two nights
+    and of the turning point)."""
+    d = np.asarray(d, dtype=np.float64)
+    if nights_left <= 0:
+        return (np.sign(d) + 1.0) / 2.0
+    worth = fitted_heat_worth(rs, nights_left).astype(np.float64)
+    x = d + worth[np.asarray(h_me)] - worth[np.asarray(h_opp)]
+    return 1.0 / (1.0 + np.exp(-x / win_spread(nights_left)))

@@ -10,10 +10,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery
 
 from game.domain import HeistSnapshot
-from game.engine import PLAYER, RIVAL, HeistState, Plan, new_heist, resolve
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    HeistState,
+    Plan,
+    heist_from_position,
+    new_heist,
+    resolve,
+)
 from game.models import Heist, HeistNight
 from game.owners import Owner
 from veyltak_site.exceptions import ApplicationError
@@ -83,28 +91,48 @@ def heist_plans(night: HeistNight) -> dict[str, Plan]:
     }
 
 
-def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
-    """Rebuild the engine state: start the heist, then resolve every resolved night in order."""
-    state = new_heist(
-        ruleset=heist.ruleset,
-        player_deck=heist.player_deck,
-        rival_deck=heist.rival_deck,
-        server_seed=heist.server_seed,
-        client_seed=heist.client_seed,
-        encounter=heist.encounter,
-    )
+def heist_start_state(heist: Heist) -> HeistState:
+    """The heist at its first night: dealt from its seeds, or (a practice retry) the stored
+    position it starts from, with the same seeds."""
+    setup = {
+        "ruleset": heist.ruleset,
+        "player_deck": heist.player_deck,
+        "rival_deck": heist.rival_deck,
+        "server_seed": heist.server_seed,
+        "client_seed": heist.client_seed,
+        "encounter": heist.encounter,
+    }
+    if heist.start is not None:
+        return heist_from_position(**setup, position=heist.start)
+    return new_heist(**setup)
+
+
+def heist_states(heist: Heist, nights: Iterable[HeistNight]) -> list[HeistState]:
+    """The engine state at the start of every night played, in order, then after the last
+    resolved night (the debrief reads each night's position)."""
+    state = heist_start_state(heist)
+    states = [state]
     for night in nights:
-        if night.result is None:
+        # A practice retry keeps its original's earlier nights (for its view's history); its
+        # start position already holds them.
+        if night.result is None or night.night < heist.first_night:
             continue
         if night.night != state.night:
             raise RuntimeError(f"heist {heist.pk}: stored night {night.night} out of order")
         state, _ = resolve(state, heist_plans(night))
-    return state
+        states.append(state)
+    return states
+
+
+def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
+    """Rebuild the engine state: start the heist, then resolve every resolved night in order."""
+    return heist_states(heist, nights)[-1]
 
 
 def player_heists(*, user_id: int) -> list[Heist]:
     """A signed-in player's heists, newest first, each with ``last_score`` (the engine's score
-    dict after the last night played, or None): the profile's history and the export."""
+    dict after the last night played, or None) and ``accuracy`` (its debrief's, or None): the
+    profile's history and the export."""
     last_score = (
         HeistNight.objects.filter(heist=OuterRef("pk"), result__isnull=False)
         .order_by("-night")
@@ -112,7 +140,11 @@ def player_heists(*, user_id: int) -> list[Heist]:
     )
     return list(
         Heist.objects.filter(user_id=user_id)
-        .annotate(last_score=Subquery(last_score, output_field=JSONField()))
+        .annotate(
+            last_score=Subquery(last_score, output_field=JSONField()),
+            # The debrief's accuracy, once worked out (None before, and for abandoned heists).
+            accuracy=F("debrief__accuracy"),
+        )
         .order_by("-created_at")
     )
 

@@ -41,6 +41,7 @@ from game.engine import (
     get_ruleset,
     new_heist,
     outcome,
+    position_of,
     resolve,
     seed_commitment,
     validate_plan,
@@ -51,6 +52,7 @@ from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
+from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
 from game.services.ranked import (
     featured_heist_finished,
@@ -203,10 +205,14 @@ def heist_create(
     client_seed: str,
     ruleset: str,
     featured_slot: FeaturedSlot | None = None,
+    practice_of: Heist | None = None,
+    start: HeistState | None = None,
 ) -> HeistSnapshot:
     """Deal a heist and store it with its first night (``heist_start``, and
     game.services.featured for a slot's heist, which passes the slot's seed and, through
-    ``featured_slot``, asks for the ranked attempt)."""
+    ``featured_slot``, asks for the ranked attempt). A practice retry (game.services.practice)
+    passes the heist it retries and ``start``, the state of the night it starts from, dealt
+    with these same seeds and decks; the position is stored so the state rebuilds from it."""
     _check_owner(owner)
     persona = _check_rival(rival, difficulty)
     if encounter is not None and not isinstance(encounter, Encounter):
@@ -220,7 +226,7 @@ def heist_create(
         ranked = featured_slot is not None and featured_ranked_open(owner=owner, slot=featured_slot)
         if featured_slot is not None and not ranked:
             server_seed = secrets.token_hex(32)
-        state = _deal(
+        state = start or _deal(
             ruleset=ruleset,
             deck=deck,
             persona=persona,
@@ -263,12 +269,15 @@ def heist_create(
                 client_seed=client_seed,
                 encounter=encounter,
             )
+        if start is not None:
+            heist.practice_of = practice_of
+            heist.practice_night = heist.night = start.night
+            heist.start = position_of(start)
         if not heist.ranked:
             heist.save(force_insert=True)
         night = _night_start(heist, state)
-        metrics.heist_started(
-            difficulty=difficulty, mode="featured" if featured_slot else "standard"
-        )
+        mode = "practice" if start is not None else "featured" if featured_slot else "standard"
+        metrics.heist_started(difficulty=difficulty, mode=mode)
     return HeistSnapshot(heist, [night], state)
 
 
@@ -410,8 +419,12 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.outcome = _OUTCOMES[outcome(state)]
     heist.finished_at = timezone.now()
     heist.night = state.night
-    signs = heist_signs_award(heist=heist)
-    heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
+    if heist.is_practice:
+        # A practice retry of a night never earns (DESIGN.md section 10).
+        heist.signs_awarded, heist.signs_reason = None, SignsReason.PRACTICE
+    else:
+        signs = heist_signs_award(heist=heist)
+        heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
     heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
     metrics.heist_finished(difficulty=heist.difficulty, outcome=heist.outcome)
@@ -427,6 +440,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "featured_bonus",
         ]
     )
+    debrief_schedule(heist.pk)
     return heist
 
 

@@ -10,11 +10,13 @@ from game.presenters.words (around the engine's own words, game.engine.text).
 - ``play``: the rival picker (/play/).
 - ``decks``: the deck builder (/deck/) and the guest's session deck.
 - ``heists``: a heist's board, result and replay.
+- ``debrief``: the debrief those pages show, and Try this night again.
 - ``featured``: featured slots, their leaderboards and Play.
 
 game/urls.py names the views through this package (``views.home``).
 """
 
+from game.views.debrief import heist_retry_page
 from game.views.decks import SESSION_DECK, deck
 from game.views.featured import featured, featured_play
 from game.views.heists import board_data, heist, heist_replay, heist_result
@@ -31,6 +33,7 @@ __all__ = [
     "heist",
     "heist_replay",
     "heist_result",
+    "heist_retry_page",
     "home",
     "how_to_play",
     "play",

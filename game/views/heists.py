@@ -24,6 +24,7 @@ from game.presenters import pages
 from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
+from game.views.debrief import debrief_context
 from shop import selectors as shop_selectors
 from veyltak_site.exceptions import ApplicationError
 
@@ -96,6 +97,9 @@ def heist(request, heist_id):
             # The vaults are drawn by the page and filled by the board, which keeps the same
             # elements from planning through the reveal.
             "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
+            "practice": {"night": game.practice_night, "of": game.practice_of_id}
+            if game.is_practice
+            else None,
             "night": game.night,
             "nights": ruleset.nights,
             "urls": _urls(heist_id),
@@ -146,10 +150,25 @@ def heist_result(request, heist_id):
     difficulties = catalogue_selectors.difficulties()
     outcome = result["outcome"] if result else "abandoned"
     share_url = _share_url(request, game)
+    debrief = debrief_context(request, game)
+    shown = debrief["debrief"]
+    share_text = (
+        pages.share_text(
+            outcome,
+            view["rival"]["name"],
+            view["you"]["score"],
+            view["rival"]["score"],
+            grid=shown["grid"] if shown else "",
+            accuracy=shown["accuracy"] if shown else None,
+        )
+        if share_url
+        else ""
+    )
     return render(
         request,
         "game/result.html",
         {
+            **debrief,
             "view": view,
             "result": result,
             "outcome_kind": outcome,
@@ -168,11 +187,9 @@ def heist_result(request, heist_id):
                 else None
             ),
             "share_url": share_url,
-            "share_text": pages.share_text(
-                outcome, view["rival"]["name"], view["you"]["score"], view["rival"]["score"]
-            )
-            if share_url
-            else "",
+            "share_text": share_text,
+            # Around the grid, so the page can draw its marks (the copied text keeps them).
+            "share_parts": share_text.split(shown["grid"], 1) if shown and share_text else None,
             # Why no Signs, when none (guest, daily limit, abandoned): the page says it.
             "signs_reason": game.signs_reason,
             # Every Sign it paid, by reason, read from the ledger itself.
@@ -218,14 +235,24 @@ def heist_replay(request, heist_id):
     night = min(max(night, 1), max(len(history), 1))
     current = history[night - 1] if history else None
     engine = next(
-        (n.get("result") for n in record.get("nights", []) if n.get("night") == night), None
+        (n.get("result") for n in record.get("nights", []) if n.get("night") == night),
+        # A practice retry's earlier nights are in its start's history.
+        next(
+            (r for r in (record.get("start") or {}).get("history", []) if r["night"] == night),
+            None,
+        ),
     )
     ruleset = get_ruleset(game.ruleset)
     hands = pages.replay_hands(record, ruleset).get(night)
+    # The debrief is its owner's alone: a shared replay shows none.
+    debrief = debrief_context(request, game) if not shared else {"debrief": None}
+    review = debrief["debrief"]["by_night"].get(night) if debrief["debrief"] else None
     return render(
         request,
         "game/replay.html",
         {
+            **debrief,
+            "review": review,
             "view": view,
             "record": record,
             "night": night,

@@ -33,6 +33,7 @@ def rules(request):
     context = pages.rules_context(ruleset)
     # Every encounter of the catalogue, as the picker shows them, and the featured rules.
     context["encounters"] = present_catalogue.encounter_choices(active.encounters.values(), ruleset)
+    context["debrief_rules"] = words.debrief_rules()
     context["featured_rules"] = words.featured_rules(
         slot_minutes=settings.FEATURED_SLOT_MINUTES,
         ranked_finish=active.prizes.ranked_finish,

@@ -67,6 +67,8 @@ def test_schema_lists_every_served_route(schema):
         "/api/v1/heists/{heist_id}/": {"get"},
         "/api/v1/heists/{heist_id}/seal/": {"post"},
         "/api/v1/heists/{heist_id}/replay/": {"get"},
+        "/api/v1/heists/{heist_id}/debrief/": {"get"},
+        "/api/v1/heists/{heist_id}/retry/": {"post"},
     }
     for path, methods in heist_routes.items():
         assert routes.get(path) == methods
@@ -118,6 +120,32 @@ def test_served_responses_match_the_schema(schema, guest):
     from django.test import Client
 
     check_response(schema, detail, "get", 403, Client().get(f"/api/v1/heists/{heist_id}/"))
+
+
+def test_debrief_and_retry_responses_match_the_schema(schema, guest, settings):
+    from game.services.debriefs import debrief_compute
+
+    settings.DEBRIEF_FALLBACK_SECONDS = 600
+    heist_id = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "kingpin"})
+    heist_id = heist_id.json()["id"]
+    detail = "/api/v1/heists/{heist_id}/"
+    debrief, retry = detail + "debrief/", detail + "retry/"
+    check_response(schema, debrief, "get", 409, guest.get(f"/api/v1/heists/{heist_id}/debrief/"))
+    finished = play_out(guest, guest.get(f"/api/v1/heists/{heist_id}/").json(), seed=4)
+    check_response(schema, debrief, "get", 202, guest.get(f"/api/v1/heists/{heist_id}/debrief/"))
+    debrief_compute(heist_id=heist_id)
+    check_response(schema, debrief, "get", 200, guest.get(f"/api/v1/heists/{heist_id}/debrief/"))
+    made = post(guest, f"/api/v1/heists/{heist_id}/retry/", {"night": 3})
+    check_response(schema, retry, "post", 201, made)
+    check_response(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{made.json()['id']}/"))
+    check_response(schema, retry, "post", 400, post(guest, f"/api/v1/heists/{heist_id}/retry/", {}))
+    check_response(schema, retry, "post", 409,
+           post(guest, f"/api/v1/heists/{made.json()['id']}/retry/", {"night": 3}))  # fmt: skip
+    end = play_out(guest, made.json(), seed=5)
+    check_response(schema, detail, "get", 200, guest.get(f"/api/v1/heists/{end['id']}/"))
+    check_response(schema, detail + "replay/", "get", 200,
+           guest.get(f"/api/v1/heists/{end['id']}/replay/"))  # fmt: skip
+    assert finished["practice_of"] is None
 
 
 def test_saved_deck_responses_match_the_schema(schema, guest, player):

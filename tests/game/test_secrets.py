@@ -24,7 +24,7 @@ from game.models import Heist, HeistNight
 from game.rivals.personas import get_persona
 from game.selectors.heists import heist_nights, heist_state
 from game.tasks import plan_rival_night
-from tests.support.heists import crew_costs, legal_plan, post, start
+from tests.support.heists import crew_costs, legal_plan, play_out, post, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -69,6 +69,9 @@ VIEW_PATHS = {
     "history", "history[]", *(f"history[].{p}" for p in _RESULT),
     "result", "result.outcome", "result.you", "result.rival", "result.signs_awarded",
     "result.featured_bonus",
+    "practice_of", "practice_of.heist", "practice_of.night", "practice_of.then",
+    "practice_of.then.outcome", "practice_of.then.you", "practice_of.then.rival",
+    "practice_of.compared",
 }  # fmt: skip
 SEAL_PATHS = {"result", *(f"result.{p}" for p in _RESULT), "heist"} | {
     f"heist.{p}" for p in VIEW_PATHS
@@ -229,6 +232,32 @@ def test_no_secret_leaves_early_over_200_heists():
     assert Heist.objects.filter(status="finished").count() == HEISTS
     assert HeistNight.objects.filter(result__isnull=False).count() == HEISTS * 6
     assert scanner.responses == HEISTS * 13
+
+
+def test_no_secret_leaves_a_practice_retry_early(guest):
+    """A retry plays its original's seeds from a stored position: nothing of what is still
+    hidden in the retry (the rival's hand and sealed plan, later loot) shows before its end."""
+    rng = random.Random(25)
+    costs = crew_costs()
+    scanner = Scanner()
+    for i in range(12):
+        first = play_out(guest, start(guest, rival="split-circuit", difficulty="hustler"), seed=i)
+        response = post(guest, f"/api/v1/heists/{first['id']}/retry/", {"night": 1 + i % 6})
+        assert response.status_code == 201, response.content
+        heist_id = response.json()["id"]
+        scanner.check(response, heist_id)
+        view = response.json()
+        while view["status"] == "active":
+            if rng.random() < 0.5:
+                plan_rival_night(heist_id, view["night"])
+            response = guest.get(f"/api/v1/heists/{heist_id}/")
+            scanner.check(response, heist_id)
+            view = response.json()
+            response = post(guest, f"/api/v1/heists/{heist_id}/seal/", legal_plan(view, rng, costs))
+            assert response.status_code == 200, response.content
+            scanner.check(response, heist_id)
+            view = response.json()["heist"]
+        assert view["practice_of"]["compared"]
 
 
 def test_scanner_catches_a_leak(guest):

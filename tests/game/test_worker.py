@@ -175,3 +175,36 @@ def _age_the_night(heist_id: str, night: int, *, seconds: float) -> None:
     HeistNight.objects.filter(heist_id=heist_id, night=night).update(
         started_at=F("started_at") - dt.timedelta(seconds=seconds)
     )
+
+
+@pytest.mark.celery_worker
+def test_worker_works_out_the_debrief_when_a_heist_finishes(live_worker, settings, monkeypatch):
+    from game.models import HeistDebrief
+    from game.services import debriefs
+
+    # Only the worker may work it out: the route's fallback would hide a missing task.
+    settings.DEBRIEF_FALLBACK_SECONDS = 600
+
+    in_the_web = []
+    monkeypatch.setattr(debriefs, "debrief_compute", lambda **kw: in_the_web.append(kw))
+    client = age_checked_client()
+    view = start(client, rival="furnace", difficulty="kingpin")
+    heist_id = view["id"]
+    for night in range(1, 7):
+        view = wait_for_phase(client, heist_id, "planning")
+        assert view["phase"] == "planning", live_worker.log()
+        response = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": night, "crew": []})
+        assert response.status_code == 200, response.content
+    deadline = time.monotonic() + 60
+    while True:
+        response = client.get(f"/api/v1/heists/{heist_id}/debrief/")
+        if response.status_code == 200 or time.monotonic() > deadline:
+            break
+        assert response.status_code == 202 and response["Retry-After"]
+        time.sleep(0.1)
+    assert response.status_code == 200, live_worker.log()
+    assert response.json()["accuracy"] == HeistDebrief.objects.get(heist_id=heist_id).accuracy
+    # Sending nobody all heist long, against plans that take free vaults: far from accurate.
+    assert response.json()["accuracy"] < 80
+    assert live_worker.task_returns("game.debrief_heist") == ["True"], live_worker.log()
+    assert in_the_web == []

@@ -12,6 +12,7 @@ from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from game.models import Heist
+from game.services.debriefs import debrief_compute
 from game.tasks import plan_rival_night
 from shop import services as shop_services
 from tests.support.heists import make_player, play_out, start
@@ -78,6 +79,13 @@ def test_a_heist_played_through_the_api_moves_the_games_figures(metrics_on):
         assert moved("veyltak_cache_gets_total", result="hit") + moved(
             "veyltak_cache_gets_total", result="miss"
         )
+    # The finished heist's debrief (the task's body, run here): counted once, a rerun stores
+    # nothing and counts nothing.
+    assert debrief_compute(heist_id=heist.pk) is True
+    assert debrief_compute(heist_id=heist.pk) is False
+    assert value(samples(scrape()), "veyltak_debriefs_computed_total", by="task") == (
+        value(before, "veyltak_debriefs_computed_total", by="task") + 1
+    )
     # Without Redis nothing in a heist reads the file cache (the tests' rate limits are off):
     # a read of it is counted all the same.
     cache.get("metrics-probe-never-set")

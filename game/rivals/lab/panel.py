@@ -10,6 +10,10 @@ Styles read a plan the way a person sizing up the board would: each crew's power
 as if the other side sent nobody (``power``), the Heat the plan adds, and the loot showing.
 A person does not know the other side's power, so most styles turn power into a rough chance of
 taking the vault with :func:`take_chance` (a guess at what the other side usually brings).
+
+The habits (:data:`HABITS`) play fixed rules of thumb; the thinking styles (:data:`THINKERS`,
+issue 25) reason about the other side: the hands it can hold (its public deck less its discard
+pile), what it can send with each, what it would choose, and the best answer to that.
 """
 
 from __future__ import annotations
@@ -216,6 +220,91 @@ def creature_of_habit(obs: Observation, stream: Stream) -> Plan:
     return pick_best(board, obs, value, stream)
 
 
+# --- styles that think ---------------------------------------------------------------------------
+# These reason about the other side the way a careful person does: which hands it can hold (its
+# public decklist less its discard pile, the cards it kept last night likelier), what it can send
+# with each (its Energy, whether it may Boost, its crew's bonuses tonight) and what it would
+# choose, then answer that. None of them knows the rival's hand or plan.
+
+# Hands of the other side a thinking style imagines (all of them when there are fewer).
+THINK_SAMPLES = 24
+
+
+def imagined_hands(
+    obs: Observation, board: Board, stream: Stream
+) -> tuple[list[nightgame.HandPlans], np.ndarray, np.ndarray, np.ndarray]:
+    """The other side's possible hands (weighted by how well each explains its last plan), their
+    plans stacked, the hand weights, and the loot margin of each of my plans against each of
+    theirs (``u[mine, theirs]``, with every crew's bonuses of tonight)."""
+    dist = beliefs.hand_distribution(beliefs.unseen_pool(obs), obs.hand_count[obs.opponent])
+    dist = beliefs.reweight_by_last_play(obs, dist)
+    hands, w = beliefs.sample_hands(dist, THINK_SAMPLES, stream)
+    opp_hps = policy.opponent_plans(board.night, hands)
+    u, starts = policy.payoff(board.night, opp_hps, "margin")
+    w = np.asarray(w, dtype=np.float64)
+    return opp_hps, w / w.sum(), u, starts
+
+
+def their_likely_loot(board: Board, opp_hps: list[nightgame.HandPlans], obs: Observation):
+    """Per imagined hand, the other side's plans valued as a loot chaser values its own: the
+    loot its crew would likely take, less a charge for the Heat they add."""
+    night = board.night
+    hot = 1.0 + 0.25 * obs.heat[obs.opponent]
+    out = []
+    for hp in opp_hps:
+        arr = nightgame.side_arrays(night.table_opp, [hp])
+        power = arr.power[:, 0, :].astype(np.float64)
+        added = np.maximum(arr.heat[:, 0].astype(np.float64), 0.0)
+        out.append(take_chance(power) @ night.loot - 0.35 * hot * added)
+    return out
+
+
+def hand_reader(obs: Observation, stream: Stream) -> Plan:
+    """Reads the rival's hand: it lists the hands the rival can hold (its deck less its discard
+    pile, the cards it kept last night likelier), reckons the rival sends, from each, the plan
+    that would likely take it the most loot, and plays its own best answer to that spread of
+    plans (loot margin, less a Heat charge)."""
+    board = read_board(obs)
+    opp_hps, w, u, starts = imagined_hands(obs, board, stream)
+    cols = starts + np.array([int(np.argmax(v)) for v in their_likely_loot(board, opp_hps, obs)])
+    value = u[:, cols] @ w - heat_charge(board, obs, 0.35)
+    return pick_best(board, obs, value, stream)
+
+
+def second_guesser(obs: Observation, stream: Stream) -> Plan:
+    """Thinks one step further: it expects the rival to have read it as a loot chaser, so for
+    each hand the rival can hold it works out the rival's best answer to its own most obvious
+    plan (the likely-loot one), and plays its best answer to those answers (likely loot breaks
+    ties)."""
+    board = read_board(obs)
+    _, w, u, starts = imagined_hands(obs, board, stream)
+    obvious = int(np.argmax(likely_loot(board) - heat_charge(board, obs, 0.35)))
+    sizes = np.diff(np.append(starts, u.shape[1]))
+    cols = []
+    for s, n in zip(starts, sizes, strict=True):
+        cols.append(s + int(np.argmin(u[obvious, s : s + n])))  # the rival's best reply
+    value = u[:, np.asarray(cols)] @ w - heat_charge(board, obs, 0.35)
+    value += 0.1 * likely_loot(board)  # a tie-break, not a habit
+    return pick_best(board, obs, value, stream)
+
+
+def worst_case(obs: Observation, stream: Stream) -> Plan:
+    """Plays safe against what the rival could do: for each hand the rival can hold it takes
+    the rival's three likeliest plans (by the loot they would likely take), and values its
+    own plans half by the average and half by the worst margin against them, so it sends its
+    crew where the rival is least able to beat them."""
+    board = read_board(obs)
+    opp_hps, w, u, starts = imagined_hands(obs, board, stream)
+    avg = np.zeros(u.shape[0])
+    worst = np.zeros(u.shape[0])
+    for s, v, wt in zip(starts, their_likely_loot(board, opp_hps, obs), w, strict=True):
+        top = s + np.argsort(-v, kind="stable")[:3]
+        avg += wt * u[:, top].mean(axis=1)
+        worst += wt * u[:, top].min(axis=1)
+    value = 0.5 * avg + 0.5 * worst - heat_charge(board, obs, 0.35)
+    return pick_best(board, obs, value, stream)
+
+
 def switcher(obs: Observation, stream: Stream) -> Plan:
     """Changes style halfway: plays cautious for the first half of the heist, then turns
     Boost-happy (a test of a rival that models the player: what it learned stops being true)."""
@@ -229,7 +318,7 @@ def noisy_mix(obs: Observation, stream: Stream) -> Plan:
     one of the other styles drawn at random."""
     if stream.randbelow(5) == 0:
         return policy.random_legal(obs, stream)
-    pool = [s for name, s in STYLES.items() if name not in ("noisy-mix", "switcher")]
+    pool = [s for name, s in STYLES.items() if name in HABITS]
     return pool[stream.randbelow(len(pool))](obs, stream)
 
 
@@ -245,7 +334,23 @@ STYLES: dict[str, Style] = {
     "creature-of-habit": creature_of_habit,
     "switcher": switcher,
     "noisy-mix": noisy_mix,
+    "hand-reader": hand_reader,
+    "second-guesser": second_guesser,
+    "worst-case": worst_case,
 }
+
+# The styles noisy-mix draws from: the habits, as before the thinking styles were added.
+HABITS = (
+    "loot-chaser",
+    "cautious",
+    "boost-happy",
+    "copycat",
+    "richest-double",
+    "persona-counter",
+    "creature-of-habit",
+)
+# The styles that reason about what the other side can hold and send.
+THINKERS = ("persona-counter", "hand-reader", "second-guesser", "worst-case")
 
 STYLE_NOTES: dict[str, str] = {
     name: (fn.__doc__ or "").split("\n\n")[0] for name, fn in STYLES.items()

@@ -1,5 +1,7 @@
 """The rival lab's player-style panel: legal, deterministic given the stream, from both seats."""
 
+import dataclasses
+
 import pytest
 
 from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve, validate_plan
@@ -91,7 +93,7 @@ def test_panel_pairings_in_the_tournament_report(tmp_path):
     names = list(found)
     # The levels present (rookie, kingpin) are compared; kingpin-before is not a rung.
     assert found["vs loot-chaser: score rises level by level"][2].count("<") == 1
-    assert "kingpin >= 0.65 vs copycat" in names
+    assert "kingpin >= 0.7 vs copycat" in names
     assert "kingpin >= 0.75 on average over the panel" in names
     path = tournament.write_report(res, tmp_path, "pytest")
     text = path.read_text()
@@ -126,3 +128,50 @@ def test_a_heist_replays_identically_against_a_style():
         return records
 
     assert play_once() == play_once()
+
+
+def _rival_holding(state, rival_hand):
+    """``state`` with the rival holding ``rival_hand`` and every other card of its deck in its
+    discard pile (public), so the player knows what the rival can hold."""
+    from game.engine.state import SideState
+
+    deck = list(rival_hand)
+    for slug in state.ruleset.crew_in_set("base"):
+        while len(deck) < state.ruleset.deck_size and deck.count(slug) < state.ruleset.max_copies:
+            deck.append(slug)
+    n = len(rival_hand)
+    rival = SideState(tuple(deck), (), tuple(range(n)), tuple(range(n, len(deck))), 0, 0, 1)
+    return dataclasses.replace(state, sides=(state.player, rival))
+
+
+def test_thinking_styles_answer_what_the_rival_can_hold():
+    """The same hand and loot, with the rival able to hold only feeble crew or only strong ones:
+    every thinking style changes its plan on some of these positions, a habit never does."""
+    from tests.support.engine import position
+
+    strong = ("signal-thief", "signal-thief", "ghost-locksmith")
+    feeble = ("coolant-carrier", "coolant-carrier", "paper-decoy")
+    changed = {s: 0 for s in (*panel.THINKERS, "loot-chaser", "boost-happy", "cautious")}
+    hands = [
+        ("mirror-courier", "ghost-locksmith", "borrowed-face"),
+        ("signal-thief", "mirror-courier", "coolant-carrier"),
+        ("rooftop-runner", "conductor", "spark"),
+        ("borrowed-face", "borrowed-face", "mirror-courier"),
+        ("capacitor", "ghost-locksmith", "mirror-courier"),
+    ]
+    for i, hand in enumerate(hands):
+        base = position(
+            player_hand=hand, loot={"memory-archive": 1, "crown-vault": 3, "signal-tower": 4}
+        )
+        for style in changed:
+            a = panel.play(
+                style, observe(_rival_holding(base, strong), PLAYER), Stream(bytes(32), str(i))
+            )
+            b = panel.play(
+                style, observe(_rival_holding(base, feeble), PLAYER), Stream(bytes(32), str(i))
+            )
+            changed[style] += a != b
+    for style in panel.THINKERS:
+        assert changed[style] >= 1, (style, changed)
+    for style in ("loot-chaser", "boost-happy", "cautious"):
+        assert changed[style] == 0, (style, changed)

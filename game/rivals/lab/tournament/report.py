@@ -15,9 +15,10 @@ from game.rivals.lab.tournament.play import LEVELS, RULESET, GameStats, Results
 from game.rivals.lab.tournament.statistics import pair_summary, score_of
 from game.rivals.personas import list_difficulties, list_personas
 
-# Issue 15: against every panel style the score rises level by level, Kingpin at least
+# Issue 15 (and 25, which raised the floor to 0.70 and added the thinking styles): against
+# every panel style the score rises level by level, Kingpin at least
 # KINGPIN_VS_STYLE against each and KINGPIN_PANEL_MEAN on average.
-KINGPIN_VS_STYLE = 0.65
+KINGPIN_VS_STYLE = 0.70
 KINGPIN_PANEL_MEAN = 0.75
 
 
