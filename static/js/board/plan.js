@@ -329,8 +329,10 @@ export async function load(prefetched = null) {
   const history = heist.history ?? [];
   const last = history[history.length - 1];
   const seen = seenNight(heist.id);
+  // A practice heist starts at a night of another heist: its earlier nights were seen there.
+  const firstHere = heist.practice_of?.night ?? 1;
   pollRival();
-  if (last && last.night > seen.seen) {
+  if (last && last.night >= firstHere && last.night > seen.seen) {
     // Sealed, and its end never shown here: play it again if it was playing, else its recap.
     if (seen.revealing === last.night) await reveal(last, null, heist);
     else await recap(last.night, { unseen: true });
