@@ -10,7 +10,7 @@ its encoded size on the wire (Chrome DevTools Protocol ``encodedDataLength``: he
 compressed body).
 
 It prints each response and the total; last line ``board_first_load_kb: N`` (KiB, one decimal;
-the aim is under 60). The database is dropped at the end.
+the aim is under 80). The database is dropped at the end.
 
     .venv-dev/bin/python bench/board.py
 """

@@ -20,6 +20,7 @@ from typing import Any
 from game.engine import Encounter, Ruleset, get_ruleset, validate_deck
 from game.engine.rules import DEFAULT_VERSION
 from game.rivals.personas import UnknownRival, get_difficulty, get_persona
+from shop.models import COSMETIC_KINDS
 
 STARTER = "starter"
 # Crew sets (a ruleset's crew rows carry one): the base set is free to everyone; Night Market
@@ -193,3 +194,24 @@ def crew_set(slug: str, version: str = DEFAULT_VERSION) -> str | None:
 def night_market_crew(version: str = DEFAULT_VERSION) -> tuple[str, ...]:
     """The Night Market crew of ruleset ``version`` (the current one by default), table order."""
     return get_ruleset(version).crew_in_set(NIGHT_MARKET)
+
+
+_RIVAL_LOOKS: dict[str, dict[str, str | None]] | None = None
+# The cosmetic kinds (shop.models.COSMETIC_KINDS), by their values.
+RIVAL_LOOK_KINDS = tuple(kind.value for kind in COSMETIC_KINDS)
+
+
+def rival_cosmetics(slug: str) -> dict[str, str | None]:
+    """What rival ``slug`` wears (game/data/rival_looks.json), every kind present, None where it
+    wears nothing of that kind; a persona the file does not name wears nothing."""
+    global _RIVAL_LOOKS
+    if _RIVAL_LOOKS is None:
+        looks = {}
+        for rival, worn in _data("rival_looks.json")["rivals"].items():
+            get_persona(rival)  # a rival that does not exist fails here, at load
+            unknown = set(worn) - set(RIVAL_LOOK_KINDS)
+            if unknown:
+                raise ValueError(f"rival_looks.json: {rival!r} wears unknown kinds {unknown}")
+            looks[rival] = {kind: worn.get(kind) for kind in RIVAL_LOOK_KINDS}
+        _RIVAL_LOOKS = looks
+    return dict(_RIVAL_LOOKS.get(slug) or dict.fromkeys(RIVAL_LOOK_KINDS))

@@ -11,6 +11,7 @@ urlpatterns = [
     path("featured/", views.featured, name="featured"),
     path("featured/<slug:slug>/", views.featured, name="featured-slot"),
     path("featured/<slug:slug>/play/", views.featured_play, name="featured-play"),
+    path("board/<str:version>.json", views.board_data, name="board-data"),
     path("heists/<uuid:heist_id>/", views.heist, name="heist"),
     path("heists/<uuid:heist_id>/result/", views.heist_result, name="heist-result"),
     path("heists/<uuid:heist_id>/replay/", views.heist_replay, name="heist-replay"),

@@ -413,7 +413,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if env_bool("STATIC_PLAIN", False)
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "veyltak_site.storage.StaticStorage"
         )
     },
 }

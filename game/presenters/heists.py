@@ -101,6 +101,11 @@ class NightYouSerializer(serializers.Serializer):
     heat_end = serializers.IntegerField()
     boost = serializers.BooleanField()
     crew = NightYouCrewSerializer(many=True)
+    heat_parts = PowerPartSerializer(
+        many=True,
+        default=list,
+        help_text="The terms of the night's Heat change (boost, quiet, effect), then clamped.",
+    )
 
 
 class NightRivalSerializer(serializers.Serializer):
@@ -108,6 +113,11 @@ class NightRivalSerializer(serializers.Serializer):
     heat_end = serializers.IntegerField()
     boost = serializers.BooleanField()
     crew = NightRivalCrewSerializer(many=True)
+    heat_parts = PowerPartSerializer(
+        many=True,
+        default=list,
+        help_text="The terms of the night's Heat change (boost, quiet, effect), then clamped.",
+    )
     nonce = serializers.CharField(help_text="Revealed with the plan: 64 hex characters.")
     commitment = serializers.CharField()
 
@@ -137,10 +147,15 @@ class ScoreSerializer(serializers.Serializer):
 # A resolved night (DESIGN.md section 5, "Night result"), read from the engine's stored
 # NightResult.to_dict() (sides "player"/"rival") and the rival's revealed nonce. Beyond DESIGN's
 # shape each crew entry carries the engine's breakdown of its power, so the reveal can say why
-# without the client re-deriving the rules. (A comment: a docstring would enter the schema.)
+# without the client re-deriving the rules, each side the terms of its Heat change, and the night
+# its closed vaults (the board shows a past night again from the history alone). (A comment: a
+# docstring would enter the schema.)
 class NightResultSerializer(serializers.Serializer):
     night = serializers.IntegerField()
     loot = serializers.DictField(child=serializers.IntegerField(), help_text="vault -> loot")
+    closed = serializers.ListField(
+        child=serializers.CharField(), default=list, help_text="The vaults closed that night."
+    )
     you = NightYouSerializer(source="player")
     rival = NightRivalSerializer()
     vaults = NightVaultSerializer(many=True)

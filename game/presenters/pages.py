@@ -3,14 +3,26 @@ crew rows, the board's ruleset data, the result's nights and the replay's vault 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
-from game.engine import PLAYER, RIVAL, NightResult, Plan, Ruleset, new_heist, resolve, text
+from game.engine import (
+    PLAYER,
+    RIVAL,
+    NightResult,
+    Plan,
+    Ruleset,
+    get_ruleset,
+    new_heist,
+    resolve,
+    text,
+)
 from game.models import SavedDeck
-from game.presenters import words
+from game.presenters import board, words
 from game.rivals.personas import list_difficulties, list_personas
 from shop.models import Entry, Reason
 
@@ -117,13 +129,24 @@ def saved_deck_rows(
     return rows
 
 
+@cache
+def board_data(version: str) -> tuple[bytes, str]:
+    """The board's data for ruleset ``version`` as served (``board_rules``), and a digest of it
+    for the address it is cached under."""
+    body = board_rules(get_ruleset(version)).encode()
+    return body, hashlib.sha256(body).hexdigest()[:16]
+
+
 def board_rules(ruleset: Ruleset) -> str:
-    """The ruleset numbers, names and words the board needs, for its data-rules attribute."""
+    """The ruleset numbers, names and words the board needs (the same for every player: the
+    board fetches them from ``board_data``'s address, cached)."""
+    when = board.crew_when(ruleset)
     return json.dumps(
         {
             "version": ruleset.version,
             "nights": ruleset.nights,
             "max_crew": ruleset.max_crew,
+            "heat_min": ruleset.heat_min,
             "heat_max": ruleset.heat_max,
             "boost_lock_heat": ruleset.boost_lock_heat,
             "boost_power": ruleset.boost_power,
@@ -131,11 +154,15 @@ def board_rules(ruleset: Ruleset) -> str:
             "energy_by_heat": list(ruleset.energy_by_heat),
             "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
             "crew": {
-                c.slug: {"name": c.name, "cost": c.cost, "power": c.power, "text": c.text}
+                c.slug: {
+                    "name": c.name,
+                    "cost": c.cost,
+                    "power": c.power,
+                    "text": c.text,
+                    "when": when[c.slug],
+                }
                 for c in ruleset.crew.values()
             },
-            # Words from game.presenters.words: the board fills the templates, never words its own.
-            "text": dict(words.BOARD),
             "rival_reasons": text.rival_side_reasons(ruleset),
             # The board's "?" panel: the night's steps and Boost and Heat, from the same table.
             "steps": [{"title": t, "text": d} for t, d in words.night_steps(ruleset)],
@@ -145,6 +172,9 @@ def board_rules(ruleset: Ruleset) -> str:
             "difficulties": {
                 d.slug: {"name": d.name, "description": d.description} for d in list_difficulties()
             },
+            "art": list(board.sprite_symbols()),
+            # The board's own words and the terms it defines where they appear.
+            **board.board_words(ruleset),
         },
         separators=(",", ":"),
     )

@@ -95,17 +95,7 @@ def deck_reason(counts: Mapping[str, int], ruleset: Ruleset) -> str | None:
 
 
 # --- The board ----------------------------------------------------------------------------------
-# Templates static/js/board.js fills with the ruleset's numbers and the night's ({heat}, {over}).
-BOARD: Mapping[str, str] = {
-    "boost_help": "+{boost_power} Power to each crew you send, +{boost_heat} Heat.",
-    "boost_on": "Boost on: +{boost_power} Power to each crew you send, +{boost_heat} Heat.",
-    "boost_locked": "Boost is locked: your Heat is {heat}.",
-    "boost_without_crew": "Send at least one crew to Boost.",
-    "over_energy": "Over Energy by {over}: take a crew back.",
-    "too_many_crew": "Send at most {max_crew} crew.",
-    "crew_limit": "You can send at most {max_crew} crew a night. Take one back first.",
-    "vault_closed": "{vault} is closed tonight: no crew may be sent there.",
-}
+# The board's own words are game/presenters/board.py's table (WORDS, GLOSSARY).
 
 
 def breakdown_line(parts: Iterable[Mapping[str, Any]], *, rival: bool, reasons: Mapping) -> str:

@@ -54,3 +54,8 @@ def ready_deck_get(slug: str) -> ReadyDeck:
 
 def rival_get(slug: str) -> Persona:
     return get_persona(slug)
+
+
+def rival_cosmetics(slug: str) -> dict[str, str | None]:
+    """What rival ``slug`` wears on the board: ``{card_back, board_theme, title}``."""
+    return catalogue.rival_cosmetics(slug)

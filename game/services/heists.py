@@ -50,7 +50,7 @@ from game.engine.rules import DEFAULT_VERSION
 from game.models import FeaturedSlot, Heist, HeistNight
 from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
-from game.selectors.catalogue import encounter_get, ready_deck_get
+from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
 from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
@@ -62,7 +62,7 @@ from game.services.ranked import (
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
-from shop.models import COSMETIC_KINDS, SignsReason
+from shop.models import SignsReason
 from shop.services import HeistSigns
 from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
@@ -250,10 +250,10 @@ def heist_create(
             client_seed=client_seed,
             seed_commitment=seed_commitment(server_seed),
             # Fixed now: what the player wears later never changes a heist in play (DESIGN.md
-            # section 7). Rivals wear nothing yet (no persona data says otherwise).
+            # section 7); the rival wears its own (game/data/rival_looks.json).
             cosmetics={
                 "you": shop_selectors.equipped(owner.user_id),
-                "rival": {kind.value: None for kind in COSMETIC_KINDS},
+                "rival": rival_cosmetics(persona.slug),
             },
         )
         if ranked and not featured_rank_claim(heist=heist):

@@ -19,13 +19,14 @@ game/urls.py names the views through this package (``views.home``).
 from game.views.debrief import heist_retry_page
 from game.views.decks import SESSION_DECK, deck
 from game.views.featured import featured, featured_play
-from game.views.heists import heist, heist_replay, heist_result
+from game.views.heists import board_data, heist, heist_replay, heist_result
 from game.views.home import home
 from game.views.play import play
 from game.views.rules import how_to_play, rules
 
 __all__ = [
     "SESSION_DECK",
+    "board_data",
     "deck",
     "featured",
     "featured_play",

@@ -1,5 +1,6 @@
-"""A heist's pages: the board (a frame board.js fills from the API), the result and the replay
-(its player's, or anyone's holding its share link)."""
+"""A heist's pages: the board (a frame board.js fills from the API, with the board's data for its
+ruleset at its own cached address), the result and the replay (its player's, or anyone's holding
+its share link)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import re
 from urllib.parse import quote, urlencode
 
 from django.core import signing
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_GET
 
 from accounts.decorators import adult_required
-from game.engine import get_ruleset
+from game.engine import RulesetError, get_ruleset
 from game.owners import owner_from_request
+from game.presenters import board as present_board
 from game.presenters import heists as present_heists
 from game.presenters import pages
 from game.presenters import replay as present_replay
@@ -43,6 +48,26 @@ def _urls(heist_id):
     }
 
 
+def _board_data_url(version: str) -> str:
+    _, digest = pages.board_data(version)
+    return f"{reverse('board-data', kwargs={'version': version})}?v={digest}"
+
+
+@require_GET
+@gzip_page
+def board_data(request, version):
+    """The board's ruleset data and words: public and the same for every player, so cached for a
+    year under an address that names its content, and compressed (no secret and nothing the
+    request sends is in it)."""
+    try:
+        body, _ = pages.board_data(version)
+    except RulesetError:
+        raise Http404("No such ruleset.") from None
+    response = HttpResponse(body, content_type="application/json")
+    patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)
+    return response
+
+
 @adult_required
 def heist(request, heist_id):
     """The heist board. The page is a frame: board.js fills it from GET /api/v1/heists/{id}/."""
@@ -66,8 +91,12 @@ def heist(request, heist_id):
             },
             "cosmetics": {"you": you, "rival": rival},
             "api": "/api/v1/",
-            "rules_json": pages.board_rules(ruleset),
+            "rules_url": _board_data_url(ruleset.version),
+            "board_modules": present_board.board_modules(),
             "rival_name": catalogue_selectors.rival_get(game.rival).name,
+            # The vaults are drawn by the page and filled by the board, which keeps the same
+            # elements from planning through the reveal.
+            "vaults": [{"slug": v.slug, "name": v.name} for v in ruleset.vaults],
             "practice": {"night": game.practice_night, "of": game.practice_of_id}
             if game.is_practice
             else None,

@@ -114,11 +114,23 @@ class Shots:
 
     def take(self, page, name: str) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
-        width, height = page.viewport_size["width"], page.viewport_size["height"]
-        size = "phone" if width <= 400 else "landscape" if height < 500 else "desktop"
-        path = self.directory / f"{name}-{size}.png"
+        path = self.directory / f"{name}-{size_name(page.viewport_size)}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
+
+    def screen(self, page, name: str) -> Path:
+        """What the screen shows, not the whole page: for a look at what fits on one screen."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{name}-{size_name(page.viewport_size)}-screen.png"
+        page.screenshot(path=str(path))
+        return path
+
+
+def size_name(viewport) -> str:
+    """phone (portrait), landscape (a phone held sideways) or desktop."""
+    if viewport["width"] <= 400:
+        return "phone"
+    return "landscape" if viewport["height"] < 500 else "desktop"
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,13 @@ pytestmark = pytest.mark.django_db
 NONE = {"card_back": None, "board_theme": None, "title": None}
 
 
+def rival_look(view: dict) -> dict:
+    """What the heist's rival wears, by its own data (game/data/rival_looks.json)."""
+    from game.catalogue import rival_cosmetics
+
+    return rival_cosmetics(view["rival"]["slug"])
+
+
 @pytest.fixture(autouse=True)
 def _catalogue(db):
     shop_services.shop_catalogue_load()
@@ -24,7 +31,7 @@ def _catalogue(db):
 def test_a_guest_heist_wears_nothing(guest):
     view = start(guest)
     assert view["you"]["cosmetics"] == NONE
-    assert view["rival"]["cosmetics"] == NONE
+    assert view["rival"]["cosmetics"] == rival_look(view)
 
 
 def test_what_the_player_wears_is_fixed_when_the_heist_starts(db):
@@ -33,7 +40,7 @@ def test_what_the_player_wears_is_fixed_when_the_heist_starts(db):
     view = start(client)
     worn = {"card_back": "back-neon", "board_theme": "theme-velvet", "title": "title-ghost"}
     assert view["you"]["cosmetics"] == worn
-    assert view["rival"]["cosmetics"] == NONE
+    assert view["rival"]["cosmetics"] == rival_look(view)
     # Taking everything off (or wearing something else) later changes no heist in play.
     for kind in ("card_back", "board_theme", "title"):
         shop_services.item_equip(user=user, kind=kind, item=None)
@@ -48,10 +55,29 @@ def test_the_board_page_carries_the_hooks(db):
     view = start(client)
     page = client.get(f"/heists/{view['id']}/")
     assert page.context["board_theme"] == "theme-harbour"
-    assert page.context["card_back"] == {"you": "back-brass", "rival": "default"}
+    assert page.context["card_back"] == {
+        "you": "back-brass",
+        "rival": rival_look(view)["card_back"],
+    }
     plain = start(make_player("plain@example.com")[1])
     page = make_player("x@example.com")  # another player cannot see it (404), as in the API
     assert page[1].get(f"/heists/{plain['id']}/").status_code == 404
+
+
+def test_every_rival_wears_its_own_card_back_from_the_shop(db):
+    from game.catalogue import rival_cosmetics
+    from game.rivals.personas import list_personas
+    from shop.models import ShopItem
+
+    backs = set(ShopItem.objects.filter(kind="card_back").values_list("slug", flat=True))
+    worn = [rival_cosmetics(p.slug)["card_back"] for p in list_personas()]
+    assert all(back in backs for back in worn), worn
+    # Each rival its own, so the two sides' piles never look alike against a rival.
+    assert len(set(worn)) == len(worn)
+    _, client = make_player("rival-back@example.com")
+    for persona in list_personas():
+        view = start(client, rival=persona.slug)
+        assert view["rival"]["cosmetics"]["card_back"] == rival_cosmetics(persona.slug)["card_back"]
 
 
 def test_a_heist_from_before_cosmetics_wears_nothing(db):

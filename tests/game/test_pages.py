@@ -65,7 +65,10 @@ def test_start_from_the_picker_opens_the_board(guest):
     assert board.status_code == 200
     html = board.content.decode()
     assert 'id="board"' in html and "board.js" in html
-    rules = json.loads(board.context["rules_json"])
+    # The board's data, at the address the page names (cached: it names its content).
+    data = guest.get(board.context["rules_url"])
+    assert data.status_code == 200 and "immutable" in data["Cache-Control"]
+    rules = json.loads(data.content)
     # The board reads the heist's own ruleset (2026.12): every crew type of it, base and Night
     # Market, no more, no fewer, with the Night Market words as said of the rival's own crew.
     ruleset = get_ruleset()

@@ -147,3 +147,169 @@ def sign_up(page, site: str) -> str:
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_url(re.compile(r"^(?!.*confirm-email)"))
     return email
+
+
+def start_heist_by_api(page, base: str, **body) -> str:
+    """Age check (a new guest) unless signed in, start a heist through the API with ``body``
+    (rival, difficulty, deck, encounter...), open its board; returns the heist's id."""
+    if "/age-check/" in page.url or page.url in ("", "about:blank"):
+        pass_age_check(page, base, "/play/")
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"{base}/api/v1/heists/",
+        data={"rival": "furnace", "difficulty": "rookie", **body},
+        headers={"X-CSRFToken": token, "Referer": base + "/"},
+    )
+    assert answer.ok, answer.text()
+    hid = answer.json()["id"]
+    page.goto(f"{base}/heists/{hid}/")
+    expect(page.locator(".card").first).to_be_visible()
+    return hid
+
+
+def seal_nights_by_api(page, base: str, hid: str, count: int) -> None:
+    """Seal ``count`` nights with no crew through the API, as another device would."""
+    import time
+
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    sealed = 0
+    deadline = time.monotonic() + 60
+    while sealed < count and time.monotonic() < deadline:
+        view = page.request.get(f"{base}/api/v1/heists/{hid}/").json()
+        if view["phase"] != "planning":
+            time.sleep(0.1)
+            continue
+        answer = page.request.post(
+            f"{base}/api/v1/heists/{hid}/seal/",
+            data={"night": view["night"], "crew": [], "boost": False},
+            headers={"X-CSRFToken": token, "Referer": base + "/"},
+        )
+        assert answer.ok, answer.text()
+        sealed += 1
+    assert sealed == count, f"sealed {sealed} of {count}"
+
+
+def wear(user, *slugs: str) -> None:
+    """Give ``user`` the shop items ``slugs`` (bought with granted Signs) and wear the cosmetics."""
+    import uuid
+
+    from shop import services as shop_services
+    from shop.models import ShopItem
+
+    shop_services.shop_catalogue_load()
+    for slug in slugs:
+        item = ShopItem.objects.get(slug=slug)
+        shop_services.signs_credit(
+            user=user, amount=item.price, reason="grant", key=f"e2e:{uuid.uuid4()}"
+        )
+        shop_services.item_purchase(
+            user=user,
+            key=uuid.uuid4().hex,
+            request_hash=slug,
+            item=slug,
+            price=item.price,
+            render=lambda data: b"{}",
+        )
+        if item.kind != "crew":
+            shop_services.item_equip(user=user, kind=item.kind, item=slug)
+
+
+def decline_tour(page) -> None:
+    tour = page.locator("#b-tour")
+    if tour.is_visible():
+        tour.get_by_role("button", name="No thanks").click()
+        expect(tour).to_be_hidden()
+
+
+def finish_reveal(page):
+    """Wait for the end of the reveal (the way on replaces Skip) and return the way on."""
+    nxt = page.locator("#b-next")
+    expect(nxt).to_have_text(
+        re.compile(r"^(Next: night \d|See the result|Back to night \d)"), timeout=20_000
+    )
+    return nxt
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["x"] >= 0
+        and box["y"] + box["height"] <= size["height"] + 0.5
+        and box["x"] + box["width"] <= size["width"] + 0.5
+    )
+
+
+def overlaps(a, b) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+FIXED_OR_STICKY = """
+[...document.querySelectorAll('body *')]
+  .filter(e => ['fixed', 'sticky'].includes(getComputedStyle(e).position))
+  .filter(e => e.getClientRects().length)
+  .map(e => e.id || e.className || e.tagName)
+"""
+
+
+# --- the board ------------------------------------------------------------------------------
+
+CHEAP_DECK = [
+    slug
+    for slug in (
+        "mirror-courier",
+        "paper-decoy",
+        "borrowed-face",
+        "coolant-carrier",
+        "spark",
+        "emergency-vent",
+    )
+    for _ in range(2)
+]
+
+
+def touch(viewport) -> bool:
+    """A phone (either way up) has a touch screen; the desktop has a mouse."""
+    return viewport is not DESKTOP
+
+
+def new_guest_board(page, base: str, *, rival: str = "Quiet Hands", level: str = "Rookie") -> None:
+    """From the home page, as a new guest: Play, the age screen, the defaults, Start."""
+    page.goto(base + "/")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play", exact=True).click()
+    page.get_by_label("Date of birth").fill(ADULT_BIRTH_DATE)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/play/")
+    open_choices(page)  # the choices are folded under Quick heist
+    page.get_by_role("radio", name=rival, exact=True).check()
+    page.get_by_role("radio", name=level, exact=True).check()
+    page.get_by_role("button", name="Start the heist").click()
+    page.wait_for_url(re.compile(r"/heists/[0-9a-f-]+/$"))
+    expect(page.locator(".card").first).to_be_visible()
+
+
+def first_affordable_card(page):
+    return page.locator(".card:not(.unaffordable):not(.sent)").first
+
+
+def send_one(page, vault: int = 0) -> None:
+    sent = page.locator(".card.sent").count()
+    first_affordable_card(page).click()
+    page.locator(".vault:not(.closed)").nth(vault).click()
+    expect(page.locator(".card.sent")).to_have_count(sent + 1)
+
+
+def send_two(page) -> None:
+    send_one(page, 0)
+    send_one(page, 1)
+
+
+def seal(page) -> None:
+    page.get_by_role("button", name=SEAL).click()

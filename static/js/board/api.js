@@ -1,0 +1,56 @@
+// Talking to the JSON API (DESIGN.md section 5) and the provably fair check of the rival's plan
+// (DESIGN.md "Commitments").
+
+import { root, t } from "./page.js";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, options = {}) {
+  const init = { credentials: "same-origin", headers: { Accept: "application/json" }, ...options };
+  if (options.body !== undefined) {
+    init.method = "POST";
+    init.headers["Content-Type"] = "application/json";
+    init.headers["X-CSRFToken"] = root.dataset.csrf;
+    init.body = JSON.stringify(options.body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "network", t("network"));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const err = data?.error ?? {};
+    throw new ApiError(response.status, err.code ?? "error", err.message ?? t("error"));
+  }
+  return data;
+}
+
+/** The canonical text of a plan, byte for byte as the server's json.dumps(sort_keys=True). */
+export function canonicalPlan(crew, boost) {
+  const pairs = crew.map((c) => [String(c.crew), String(c.vault)]);
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  // Keys in sorted order ("boost" < "crew"); JSON.stringify adds no spaces, like separators=(",", ":").
+  return JSON.stringify({ boost: Boolean(boost), crew: pairs });
+}
+
+export async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Does the revealed rival plan match its commitment (and the one shown before we sealed)?
+ * {ok, digest} or null where this browser cannot check (no SubtleCrypto off a secure origin). */
+export async function checkCommitment(rival, shownFirst) {
+  if (!window.crypto?.subtle) return null;
+  const digest = await sha256Hex(rival.nonce + canonicalPlan(rival.crew, rival.boost));
+  const ok = digest === rival.commitment && (shownFirst === null || shownFirst === rival.commitment);
+  return { ok, digest };
+}
