@@ -22,7 +22,7 @@ RIVAL_KEYS = {
     "slug", "name", "difficulty", "heat", "energy", "score", "hand_count", "deck_count",
     "discard", "deck", "commitment", "cosmetics",
 }  # fmt: skip
-RESULT_KEYS = {"night", "loot", "you", "rival", "vaults", "score"}
+RESULT_KEYS = {"night", "loot", "closed", "you", "rival", "vaults", "score"}
 
 
 def _check_view_shape(view: dict) -> None:
@@ -35,9 +35,9 @@ def _check_view_shape(view: dict) -> None:
         assert set(vault) == {"slug", "name", "loot", "closed"}
     for entry in view["history"]:
         assert set(entry) == RESULT_KEYS
-        assert set(entry["you"]) == {"heat_start", "heat_end", "boost", "crew"}
+        assert set(entry["you"]) == {"heat_start", "heat_end", "boost", "crew", "heat_parts"}
         assert set(entry["rival"]) == {
-            "heat_start", "heat_end", "boost", "crew", "nonce", "commitment",
+            "heat_start", "heat_end", "boost", "crew", "heat_parts", "nonce", "commitment",
         }  # fmt: skip
         for vault in entry["vaults"]:
             assert set(vault) == {"slug", "you_power", "rival_power", "winner", "loot"}

@@ -32,8 +32,12 @@ HEISTS = int(__import__("os").environ.get("SECRETS_HEISTS", "200"))
 VAULTS = ("memory-archive", "crown-vault", "signal-tower")
 
 _RESULT = {
-    "night", "loot", "loot.{vault}",
+    "night", "loot", "loot.{vault}", "closed", "closed[]",
     "you", "you.heat_start", "you.heat_end", "you.boost", "you.crew", "you.crew[]",
+    "you.heat_parts", "you.heat_parts[]", "you.heat_parts[].kind", "you.heat_parts[].amount",
+    "you.heat_parts[].reason",
+    "rival.heat_parts", "rival.heat_parts[]", "rival.heat_parts[].kind",
+    "rival.heat_parts[].amount", "rival.heat_parts[].reason",
     "you.crew[].card", "you.crew[].crew", "you.crew[].vault", "you.crew[].power",
     "you.crew[].breakdown", "you.crew[].breakdown[]", "you.crew[].breakdown[].kind",
     "you.crew[].breakdown[].amount", "you.crew[].breakdown[].reason",
