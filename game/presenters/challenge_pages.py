@@ -225,4 +225,4 @@ def compare_verdict(mine: dict[str, Any], theirs: dict[str, Any], name: str) -> 
     loot = f"{abs(key_a[0] - key_b[0])} loot"
     if key_a > key_b:
         return f"You beat {name} by {loot} on the same heist."
-    return f"{name[:1].upper()}{name[1:]} beat you by {loot} on the same heist."
+    return f"On the same heist, {name} beat you by {loot}."
