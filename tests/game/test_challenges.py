@@ -6,16 +6,19 @@ by its owner only; a deleted challenger's challenge still plays, from "a player"
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 import sys
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.test import Client
 
 from accounts import services as account_services
-from game.models import Challenge, Heist
+from game.models import Challenge, FeaturedSlot, Heist
+from game.services import featured as featured_services
 from game.services.heists import heists_claim_guest
 from shop.models import Transaction
 from tests.support.challenges import (
@@ -25,6 +28,7 @@ from tests.support.challenges import (
     play_plans,
     sealed_plans,
 )
+from tests.support.featured import T0, start_featured
 from tests.support.heists import age_checked_client, make_player, play_out, post, start
 
 pytestmark = pytest.mark.django_db
@@ -234,3 +238,28 @@ def test_a_guest_answer_stays_apart_when_its_account_answered_already(guest, pla
     kept = Heist.objects.get(pk=as_guest["id"])
     assert kept.user_id is None and kept.guest_id == guest_id
     assert Heist.objects.filter(challenge_id=slug, user=user).count() == 1
+
+
+def test_a_featured_heist_is_challenged_once_its_slot_has_closed(settings):
+    settings.FEATURED_SLOT_MINUTES = 60
+    with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=True) as clock:
+        featured_services.featured_reconcile()
+        slot = FeaturedSlot.objects.get(starts_at=T0)
+        _, owner = make_player("ranked@example.com")
+        ranked = play_out(owner, start_featured(owner, slot.slug), seed=3)
+        practice = play_out(owner, start_featured(owner, slot.slug), seed=4)
+        assert ranked["ranked"] is True and practice["ranked"] is False
+        for heist in (ranked, practice):
+            refused = post(owner, f"/api/v1/heists/{heist['id']}/challenge/")
+            assert refused.status_code == 409
+            assert refused.json()["error"]["code"] == "slot_open"
+        page = owner.get(f"/heists/{ranked['id']}/result/").content.decode()
+        assert "once its featured slot closes" in page
+        clock.move_to(slot.ends_at + dt.timedelta(minutes=1))
+        featured_services.featured_reconcile()
+        slug = make_challenge(owner, ranked["id"])["slug"]
+        friend = age_checked_client()
+        view = accept(friend, slug)
+        # The friend's heist is no featured heist: never ranked, on no board.
+        assert view["featured"] is None and view["ranked"] is False
+        assert view["seed_commitment"] == slot.seed_commitment
