@@ -78,7 +78,7 @@ def test_a_guest_is_led_through_the_age_check_to_play_and_sees_both_at_the_end(p
     heist = Heist.objects.get(challenge_id=slug)
     assert played["Location"] == f"/heists/{heist.pk}/"
     board = visitor.get(played["Location"]).content.decode()
-    assert f"the heist {handle} played" in board
+    assert f"<b>Challenge</b>&#32;from {handle} · never ranked, no Signs" in board
     # Once only: the page now continues that heist, and playing again says why not.
     again = visitor.post(f"/challenges/{slug}/play/", follow=True).content.decode()
     assert "You have played this challenge already." in again
