@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from game import api, api_debrief, api_featured, api_preview
+from game import api, api_challenges, api_debrief, api_featured, api_preview
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -29,6 +29,11 @@ urlpatterns = [
     path(
         "heists/<uuid:heist_id>/retry/", api_debrief.HeistRetryApi.as_view(), name="api-heist-retry"
     ),
+    path(
+        "heists/<uuid:heist_id>/challenge/",
+        api_challenges.HeistChallengeApi.as_view(),
+        name="api-heist-challenge",
+    ),
     # Any other id: the same 404 as a heist that does not exist (not in the schema).
     path("heists/<str:heist_id>/", api.NotAHeistDetailApi.as_view()),
     path("heists/<str:heist_id>/seal/", api.NotAHeistSealApi.as_view()),
@@ -36,6 +41,16 @@ urlpatterns = [
     path("heists/<str:heist_id>/preview/", api.NotAHeistDetailApi.as_view()),
     path("heists/<str:heist_id>/debrief/", api.NotAHeistDetailApi.as_view()),
     path("heists/<str:heist_id>/retry/", api_debrief.NotAHeistRetryApi.as_view()),
+    path("heists/<str:heist_id>/challenge/", api_challenges.NotAHeistChallengeApi.as_view()),
+]
+
+urlpatterns += [
+    path("challenges/<slug:slug>/", api_challenges.ChallengeApi.as_view(), name="api-challenge"),
+    path(
+        "challenges/<slug:slug>/heists/",
+        api_challenges.ChallengeStartApi.as_view(),
+        name="api-challenge-start",
+    ),
 ]
 
 urlpatterns += [

@@ -182,6 +182,12 @@ class Heist(models.Model):
     start = models.JSONField(
         null=True, blank=True, help_text="The position the heist starts from; null: night 1."
     )
+    # A friend's answer to a challenge (DESIGN.md section 11): the challenged heist's seeds,
+    # decks, encounter, rival and difficulty from night 1; never ranked, never earns, never
+    # rated. One per player and one per guest (the constraints). PROTECT: a challenge is history.
+    challenge = models.ForeignKey(
+        "Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="heists"
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(default=timezone.now)
@@ -232,6 +238,21 @@ class Heist(models.Model):
                 ),
                 name="heist_practice_consistent",
             ),
+            models.CheckConstraint(
+                condition=Q(challenge__isnull=True)
+                | Q(ranked=False, featured_slot__isnull=True, practice_night__isnull=True),
+                name="heist_challenge_plain",
+            ),
+            models.UniqueConstraint(
+                fields=["challenge", "user"],
+                condition=Q(challenge__isnull=False, user__isnull=False),
+                name="heist_one_per_challenge_player",
+            ),
+            models.UniqueConstraint(
+                fields=["challenge", "guest_id"],
+                condition=Q(challenge__isnull=False, user__isnull=True),
+                name="heist_one_per_challenge_guest",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -249,6 +270,19 @@ class Heist(models.Model):
     def first_night(self) -> int:
         """The night the heist started at (a practice retry's, or 1)."""
         return self.practice_night or 1
+
+
+class Challenge(models.Model):
+    """A finished heist sent to friends (DESIGN.md section 11): whoever opens the link plays
+    the same heist (``Heist.challenge``). The slug is the link's secret: random, never derived
+    from the heist, so nobody finds a challenge by trying. One per heist, made by its owner."""
+
+    slug = models.SlugField(max_length=32, primary_key=True)
+    heist = models.OneToOneField(Heist, on_delete=models.PROTECT, related_name="challenge_made")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"challenge {self.slug} of {self.heist_id}"
 
 
 class HeistNight(models.Model):

@@ -29,6 +29,12 @@ class Owner:
             q |= Q(**{f"{prefix}user__isnull": True, f"{prefix}guest_id": self.guest_id})
         return q
 
+    def owns(self, heist) -> bool:
+        """Whether ``heist`` is one of this owner's (the same rule as :meth:`heist_filter`)."""
+        if self.user_id is not None and heist.user_id == self.user_id:
+            return True
+        return bool(self.guest_id) and heist.user_id is None and heist.guest_id == self.guest_id
+
 
 def owner_from_request(request) -> Owner:
     """The owner of the heists a request may see and start: the API and the pages both ask here."""

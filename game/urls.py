@@ -16,4 +16,12 @@ urlpatterns = [
     path("heists/<uuid:heist_id>/result/", views.heist_result, name="heist-result"),
     path("heists/<uuid:heist_id>/replay/", views.heist_replay, name="heist-replay"),
     path("heists/<uuid:heist_id>/retry/", views.heist_retry_page, name="heist-retry"),
+    path("heists/<uuid:heist_id>/challenge/", views.challenge_make, name="heist-challenge"),
+    path("challenges/<slug:slug>/", views.challenge, name="challenge"),
+    path("challenges/<slug:slug>/play/", views.challenge_play, name="challenge-play"),
+    path(
+        "challenges/<slug:slug>/vs/<uuid:heist_id>/",
+        views.challenge_compare,
+        name="challenge-compare",
+    ),
 ]

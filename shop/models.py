@@ -169,6 +169,7 @@ class SignsReason(models.TextChoices):
     ABANDONED = "abandoned", "Abandoned"
     INCOMPLETE = "incomplete", "Not every night sealed"
     PRACTICE = "practice", "A practice retry of a night"
+    CHALLENGE = "challenge", "A friend's challenge"
 
 
 class HeistEarning(models.Model):

@@ -168,11 +168,13 @@ def equip(request):
     """Wear a cosmetic the player owns, or take one off (``item`` empty)."""
     kind = request.POST.get("kind", "")
     item = request.POST.get("item", "") or None
+    # The collection page wears and takes off through this form too, and comes back to itself.
+    back = "collection" if request.POST.get("back") == "collection" else "shop"
     try:
         item_equip(user=request.user, kind=kind, item=item)
     except ApplicationError as exc:
         messages.error(request, exc.message)
-        return redirect("shop")
+        return redirect(back)
     names = {r["slug"]: r["name"] for r in shop_items(request.user)}
     if item is None:
         label = dict(ItemKind.choices).get(kind, kind).lower()
@@ -180,4 +182,4 @@ def equip(request):
     else:
         messages.success(request, f"You now wear {names.get(item, item)}.")
     anchor = f"#item-{item}" if item else ""
-    return redirect(f"{reverse('shop')}{anchor}")
+    return redirect(f"{reverse(back)}{anchor}")

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.http import HttpResponse, JsonResponse
 from django.urls import include, path
 
+from shop.collection import collection
 from veyltak_site.exceptions import DEFAULT_MESSAGES, error_body
 from veyltak_site.health import healthz
 from veyltak_site.metrics_view import metrics_view
@@ -47,5 +48,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("veyltak_site.api_urls")),
     path("shop/", include("shop.urls")),
+    path("collection/", collection, name="collection"),
     path("", include("game.urls")),
 ]

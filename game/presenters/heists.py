@@ -211,6 +211,10 @@ class HeistViewSerializer(serializers.Serializer):
         allow_null=True,
         help_text="A practice retry of a night (never ranked, never earns); else null.",
     )
+    challenge = serializers.CharField(
+        allow_null=True,
+        help_text="The challenge this heist answers (never ranked, never earns); else null.",
+    )
 
 
 class SealOutputSerializer(serializers.Serializer):
@@ -230,6 +234,11 @@ def _night_data(night: HeistNight) -> dict[str, Any]:
         # The rival's card ids are not declared: they would say which of its cards it held.
         "rival": {**r[RIVAL], "nonce": night.rival_nonce, "commitment": night.rival_commitment},
     }
+
+
+def night_data(night: HeistNight) -> dict[str, Any]:
+    """A resolved night as :class:`NightResultSerializer` reads it (for answers nesting it)."""
+    return _night_data(night)
 
 
 def night_result(night: HeistNight) -> dict[str, Any]:
@@ -312,6 +321,7 @@ def _view_data(snapshot: HeistSnapshot) -> dict[str, Any]:
         "history": [_night_data(n) for n in nights if n.result is not None],
         "result": result,
         "practice_of": _practice_of(heist, result),
+        "challenge": heist.challenge_id,
     }
 
 

@@ -419,9 +419,10 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
     heist.outcome = _OUTCOMES[outcome(state)]
     heist.finished_at = timezone.now()
     heist.night = state.night
-    if heist.is_practice:
-        # A practice retry of a night never earns (DESIGN.md section 10).
-        heist.signs_awarded, heist.signs_reason = None, SignsReason.PRACTICE
+    if heist.is_practice or heist.challenge_id is not None:
+        # A practice retry of a night never earns (DESIGN.md section 10), nor a challenge (11).
+        reason = SignsReason.PRACTICE if heist.is_practice else SignsReason.CHALLENGE
+        heist.signs_awarded, heist.signs_reason = None, reason
     else:
         signs = heist_signs_award(heist=heist)
         heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
@@ -486,9 +487,11 @@ def heists_claim_guest(*, user: AbstractBaseUser, guest_id: str) -> int:
     """
     if not guest_id or user.pk is None:
         return 0
-    return Heist.objects.filter(user__isnull=True, guest_id=guest_id).update(
-        user_id=user.pk, guest_id=""
-    )
+    # A challenge the account answered already: this browser's answer stays the guest's (one
+    # answer per player, a constraint); the signed-in owner still sees it (game.owners).
+    answered = Heist.objects.filter(user_id=user.pk, challenge__isnull=False).values("challenge")
+    mine = Heist.objects.filter(user__isnull=True, guest_id=guest_id)
+    return mine.exclude(challenge__in=answered).update(user_id=user.pk, guest_id="")
 
 
 @transaction.atomic

@@ -12,10 +12,17 @@ from game.presenters.words (around the engine's own words, game.engine.text).
 - ``heists``: a heist's board, result and replay.
 - ``debrief``: the debrief those pages show, and Try this night again.
 - ``featured``: featured slots, their leaderboards and Play.
+- ``challenges``: challenge a friend: a challenge's page, playing it, making one, side by side.
 
 game/urls.py names the views through this package (``views.home``).
 """
 
+from game.views.challenges import (
+    challenge,
+    challenge_compare,
+    challenge_make,
+    challenge_play,
+)
 from game.views.debrief import heist_retry_page
 from game.views.decks import SESSION_DECK, deck
 from game.views.featured import featured, featured_play
@@ -27,6 +34,10 @@ from game.views.rules import how_to_play, rules
 __all__ = [
     "SESSION_DECK",
     "board_data",
+    "challenge",
+    "challenge_compare",
+    "challenge_make",
+    "challenge_play",
     "deck",
     "featured",
     "featured_play",

@@ -23,7 +23,9 @@ from game.presenters import heists as present_heists
 from game.presenters import pages
 from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
+from game.selectors.challenges import answer_in_play
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
+from game.views.challenges import challenge_board_note, challenge_context
 from game.views.debrief import debrief_context
 from shop import selectors as shop_selectors
 from veyltak_site.exceptions import ApplicationError
@@ -100,6 +102,7 @@ def heist(request, heist_id):
             "practice": {"night": game.practice_night, "of": game.practice_of_id}
             if game.is_practice
             else None,
+            "challenge_from": challenge_board_note(game),
             "night": game.night,
             "nights": ruleset.nights,
             "urls": _urls(heist_id),
@@ -136,6 +139,9 @@ def _shared_heist(request, heist_id):
     game = found.heist
     if game.featured_slot_id is not None and game.featured_slot.closed_at is None:
         return None
+    # Someone playing a challenge of this heist holds its seed's heist: not until they finish.
+    if answer_in_play(heist=game, owner=owner_from_request(request)):
+        return None
     return game
 
 
@@ -169,6 +175,7 @@ def heist_result(request, heist_id):
         "game/result.html",
         {
             **debrief,
+            **challenge_context(request, game),
             "view": view,
             "result": result,
             "outcome_kind": outcome,
@@ -252,6 +259,7 @@ def heist_replay(request, heist_id):
         "game/replay.html",
         {
             **debrief,
+            **(challenge_context(request, game) if not shared else {"challenge_section": None}),
             "review": review,
             "view": view,
             "record": record,

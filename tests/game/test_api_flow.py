@@ -16,6 +16,7 @@ pytestmark = [pytest.mark.django_db]
 VIEW_KEYS = {
     "id", "ruleset", "status", "night", "nights", "phase", "vaults", "you", "rival",
     "encounter", "seed_commitment", "featured", "ranked", "history", "result", "practice_of",
+    "challenge",
 }  # fmt: skip
 YOU_KEYS = {"heat", "energy", "score", "hand", "deck_count", "discard", "deck", "cosmetics"}
 RIVAL_KEYS = {

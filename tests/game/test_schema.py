@@ -69,6 +69,9 @@ def test_schema_lists_every_served_route(schema):
         "/api/v1/heists/{heist_id}/replay/": {"get"},
         "/api/v1/heists/{heist_id}/debrief/": {"get"},
         "/api/v1/heists/{heist_id}/retry/": {"post"},
+        "/api/v1/heists/{heist_id}/challenge/": {"post"},
+        "/api/v1/challenges/{slug}/": {"get"},
+        "/api/v1/challenges/{slug}/heists/": {"post"},
     }
     for path, methods in heist_routes.items():
         assert routes.get(path) == methods
@@ -146,6 +149,40 @@ def test_debrief_and_retry_responses_match_the_schema(schema, guest, settings):
     check_response(schema, detail + "replay/", "get", 200,
            guest.get(f"/api/v1/heists/{end['id']}/replay/"))  # fmt: skip
     assert finished["practice_of"] is None
+
+
+def test_challenge_responses_match_the_schema(schema, guest, player):
+    _, friend = player
+    make, read = "/api/v1/heists/{heist_id}/challenge/", "/api/v1/challenges/{slug}/"
+    start_it = read + "heists/"
+    active = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"}).json()
+    check_response(
+        schema, make, "post", 409, post(guest, f"/api/v1/heists/{active['id']}/challenge/")
+    )
+    check_response(
+        schema, make, "post", 404, post(friend, f"/api/v1/heists/{active['id']}/challenge/")
+    )
+    done = play_out(guest, active, seed=3)
+    made = post(guest, f"/api/v1/heists/{done['id']}/challenge/")
+    check_response(schema, make, "post", 201, made)
+    check_response(
+        schema, make, "post", 200, post(guest, f"/api/v1/heists/{done['id']}/challenge/")
+    )
+    slug = made.json()["slug"]
+    check_response(schema, read, "get", 200, friend.get(f"/api/v1/challenges/{slug}/"))
+    check_response(schema, read, "get", 404, friend.get("/api/v1/challenges/nope/"))
+    from django.test import Client
+
+    check_response(schema, read, "get", 403, Client().get(f"/api/v1/challenges/{slug}/"))
+    started = post(friend, f"/api/v1/challenges/{slug}/heists/")
+    check_response(schema, start_it, "post", 201, started)
+    check_response(
+        schema, start_it, "post", 409, post(friend, f"/api/v1/challenges/{slug}/heists/")
+    )
+    check_response(schema, start_it, "post", 404, post(friend, "/api/v1/challenges/nope/heists/"))
+    play_out(friend, started.json(), seed=4)
+    check_response(schema, read, "get", 200, friend.get(f"/api/v1/challenges/{slug}/"))
+    check_response(schema, read, "get", 200, guest.get(f"/api/v1/challenges/{slug}/"))
 
 
 def test_saved_deck_responses_match_the_schema(schema, guest, player):

@@ -4,9 +4,11 @@ picker, reading and playing the board."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 PHONE = {"width": 360, "height": 640}
@@ -313,3 +315,62 @@ def send_two(page) -> None:
 
 def seal(page) -> None:
     page.get_by_role("button", name=SEAL).click()
+
+
+def play_by_api(page, base: str, hid: str, *, seed: int) -> dict:
+    """Seal random legal plans night by night through the JSON API, as the page's session would
+    (waiting for the rival's commitment first, as the board does); returns the last view."""
+    import random
+    import time
+
+    from tests.support.heists import crew_costs, legal_plan
+
+    rng = random.Random(seed)
+    costs = crew_costs()
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = page.request.get(f"{base}/api/v1/heists/{hid}/").json()
+        if view["status"] != "active":
+            return view
+        if view["phase"] != "planning":
+            time.sleep(0.1)
+            continue
+        answer = page.request.post(
+            f"{base}/api/v1/heists/{hid}/seal/",
+            data=legal_plan(view, rng, costs),
+            headers={"X-CSRFToken": token, "Referer": base + "/"},
+        )
+        assert answer.ok, answer.text()
+    raise AssertionError("the heist did not finish")
+
+
+def play_on_the_board(page) -> None:
+    """Play every night left on the board as a player taps it: one crew into the first open
+    vault, Seal, watch the reveal, on to the next night (its tip, on a first heist's nights 2
+    and 3, read and closed); then the result page."""
+    decline_tour(page)
+    tip = page.locator("#b-tip")
+    while True:
+        # The pointer where the last tap left it (Next, after the page scrolled back up) can
+        # rest on a card's edge: at 360 px the detail it shows is a line shorter than the
+        # note it replaces, the hand moves under it, and the two take turns for ever. A
+        # finger lifts; the mouse is taken away.
+        page.mouse.move(0, 0)
+        send_one(page)
+        seal(page)
+        nxt = finish_reveal(page)
+        night = int(page.locator("#b-night").inner_text()) + 1
+        if night > int(page.locator("#b-nights-total").inner_text()):
+            expect(nxt).to_have_text(re.compile("^See the result"))
+            nxt.click()
+            page.wait_for_url(re.compile(r"/result/$"))
+            return
+        nxt.click()
+        expect(page.locator("#b-night")).to_have_text(str(night))
+        if night in (2, 3):
+            with contextlib.suppress(PlaywrightTimeout):
+                tip.wait_for(state="visible", timeout=3000)
+        if tip.is_visible():
+            tip.get_by_role("button", name="Got it").click()
+            expect(tip).to_be_hidden()
