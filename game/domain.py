@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from functools import cached_property
+from typing import NamedTuple
 
 from game.engine import HeistState
 from game.models import Heist, HeistNight
@@ -41,3 +43,14 @@ class HeistSnapshot:
             return None
         night = self.heist.night
         return next((n for n in self.nights if n.night == night and n.result is None), None)
+
+
+class HeistMark(NamedTuple):
+    """What tells one heist view from the next (game.presenters.heists.view_etag): the heist's
+    status and night, and the night in play's rival commitment and start (None for either
+    once the heist is over or before the rival sealed)."""
+
+    status: str
+    night: int
+    commitment: str | None
+    started_at: dt.datetime | None

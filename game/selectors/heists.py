@@ -10,9 +10,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import F, FilteredRelation, JSONField, OuterRef, Q, QuerySet, Subquery
 
-from game.domain import HeistSnapshot
+from game.domain import HeistMark, HeistSnapshot
 from game.engine import (
     PLAYER,
     RIVAL,
@@ -64,6 +64,21 @@ def heist_load(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) -
         raise _not_found()
     heist, nights = found
     return HeistSnapshot(heist, nights, heist_state(heist, nights))
+
+
+def heist_mark(*, heist_id: uuid.UUID | str, owner: Owner) -> HeistMark:
+    """The owner's heist's mark, in one light query: no night's JSON is read and no state is
+    rebuilt, so a board asking whether its view is still current costs little. Anyone else's
+    heist, or none, is the same 404 as :func:`heist_load`."""
+    row = (
+        Heist.objects.filter(owner.heist_filter(), pk=heist_id)
+        .annotate(current=FilteredRelation("nights", condition=Q(nights__night=F("night"))))
+        .values_list("status", "night", "current__rival_commitment", "current__started_at")
+        .first()
+    )
+    if row is None:
+        raise _not_found()
+    return HeistMark(*row)
 
 
 def heist_load_any(*, heist_id: uuid.UUID | str) -> HeistSnapshot | None:

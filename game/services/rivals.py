@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -103,6 +103,15 @@ def _rival_seal(snapshot: HeistSnapshot, night: int, *, by: str) -> bool:
     return claimed == 1
 
 
+def rival_overdue(*, started_at: datetime | None, sealed: bool) -> bool:
+    """Whether a night in play that started at ``started_at`` is one the view seals itself: no
+    worker sealed it within RIVAL_FALLBACK_SECONDS. (A board asking whether its view changed
+    asks this first: such a night must be sealed, not answered 304.)"""
+    if sealed or started_at is None:
+        return False
+    return timezone.now() - started_at >= timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS)
+
+
 def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
     started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
@@ -118,7 +127,7 @@ def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     row = snapshot.current
     if row is None or row.rival_sealed:
         return row is not None
-    if timezone.now() - row.started_at < timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS):
+    if not rival_overdue(started_at=row.started_at, sealed=False):
         return False
     try:
         _rival_seal(snapshot, row.night, by="web")
