@@ -63,7 +63,7 @@ class Recorder:
         # other processes on the machine do not count.
         self.profiler = cProfile.Profile(time.thread_time) if profile else None
 
-    def run(self, kind: str, night: int, fn, *args, **kwargs):
+    def run(self, kind: str, at_night: int, fn, *args, **kwargs):
         from django.db import connection, reset_queries
 
         reset_queries()
@@ -76,7 +76,7 @@ class Recorder:
         if profiling:
             self.profiler.disable()
         self.cpu[kind].append(elapsed)
-        self.by_night[(kind, night)].append(elapsed)
+        self.by_night[(kind, at_night)].append(elapsed)
         self.queries[kind].append(len(connection.queries))
         content = getattr(out, "content", None)
         if content is not None:
