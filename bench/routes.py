@@ -185,7 +185,9 @@ def main() -> int:
     parser.add_argument("--heists", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-etag", action="store_true", help="poll without If-None-Match")
-    parser.add_argument("--profile", choices=["view", "seal", "rival"])
+    parser.add_argument(
+        "--profile", metavar="KIND", help='the start of a kind: view, seal, rival, "view (u"...'
+    )
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     if not 1 <= args.heists <= 500:

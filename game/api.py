@@ -32,7 +32,7 @@ from game.selectors.decks import saved_decks
 from game.selectors.heists import heist_load, heist_mark
 from game.services.decks import deck_delete, deck_save
 from game.services.heists import heist_start, plan_seal
-from game.services.rivals import rival_overdue, rival_seal_overdue
+from game.services.rivals import rival_fallback_cutoff, rival_seal_overdue
 from veyltak_site.exceptions import ApplicationError
 from veyltak_site.http import etag_matches
 from veyltak_site.schema import errors as _errors
@@ -279,12 +279,11 @@ class HeistDetailApi(APIView):
             # One light read first: a board polling while the rival plans is answered without
             # the heist's nights or its state (a night overdue for the rival is not: it is
             # sealed below, and the view has changed).
-            mark = heist_mark(heist_id=heist_id, owner=owner)
+            mark = heist_mark(
+                heist_id=heist_id, owner=owner, overdue_before=rival_fallback_cutoff()
+            )
             etag = present_heists.view_etag(mark)
-            waiting = mark.status == "active" and mark.commitment is None
-            if etag_matches(known, etag) and not rival_overdue(
-                started_at=mark.started_at, sealed=not waiting
-            ):
+            if etag_matches(known, etag) and not mark.overdue:
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         snapshot = heist_load(heist_id=heist_id, owner=owner)
         # No worker sealed the rival's night in time: seal it here (DESIGN.md section 3.5).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from functools import cached_property
 from typing import NamedTuple
@@ -47,10 +46,11 @@ class HeistSnapshot:
 
 class HeistMark(NamedTuple):
     """What tells one heist view from the next (game.presenters.heists.view_etag): the heist's
-    status and night, and the night in play's rival commitment and start (None for either
-    once the heist is over or before the rival sealed)."""
+    status and night and the night in play's rival commitment (None before the rival sealed,
+    and once the heist is over); ``overdue``: that night is one the view must seal itself (no
+    worker sealed it in time)."""
 
     status: str
     night: int
     commitment: str | None
-    started_at: dt.datetime | None
+    overdue: bool = False

@@ -358,14 +358,8 @@ def view_etag(mark: HeistMark) -> str:
 def heist_view_etag(snapshot: HeistSnapshot) -> str:
     """:func:`view_etag` of the view :func:`heist_view` builds from ``snapshot``."""
     current = snapshot.current
-    return view_etag(
-        HeistMark(
-            snapshot.heist.status,
-            snapshot.heist.night,
-            current.rival_commitment if current is not None else None,
-            current.started_at if current is not None else None,
-        )
-    )
+    commitment = current.rival_commitment if current is not None else None
+    return view_etag(HeistMark(snapshot.heist.status, snapshot.heist.night, commitment))
 
 
 def heist_view(snapshot: HeistSnapshot) -> dict[str, Any]:

@@ -103,13 +103,11 @@ def _rival_seal(snapshot: HeistSnapshot, night: int, *, by: str) -> bool:
     return claimed == 1
 
 
-def rival_overdue(*, started_at: datetime | None, sealed: bool) -> bool:
-    """Whether a night in play that started at ``started_at`` is one the view seals itself: no
-    worker sealed it within RIVAL_FALLBACK_SECONDS. (A board asking whether its view changed
-    asks this first: such a night must be sealed, not answered 304.)"""
-    if sealed or started_at is None:
-        return False
-    return timezone.now() - started_at >= timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS)
+def rival_fallback_cutoff() -> datetime:
+    """A night in play that started at or before this moment and that no worker has sealed is
+    one the view seals itself (RIVAL_FALLBACK_SECONDS). (A board asking whether its view
+    changed asks this first: such a night is sealed and answered, never 304.)"""
+    return timezone.now() - timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS)
 
 
 def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
@@ -127,7 +125,7 @@ def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     row = snapshot.current
     if row is None or row.rival_sealed:
         return row is not None
-    if not rival_overdue(started_at=row.started_at, sealed=False):
+    if row.started_at > rival_fallback_cutoff():
         return False
     try:
         _rival_seal(snapshot, row.night, by="web")
