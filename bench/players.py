@@ -2,8 +2,9 @@
 
 A player is one guest (its own requests.Session): it reads /api/v1/me/ for the CSRF cookie,
 passes the age check, and plays as the browser board does: start a heist, poll the heist view
-with a backoff until the rival has sealed (phase "planning"), seal a random legal plan, and so
-on to the end. A 409 ``rival_not_sealed`` from the seal route means "poll the view and seal
+with a backoff until the rival has sealed (phase "planning"), each read with the ETag of the last
+in ``If-None-Match`` (a 304 keeps the view in hand), seal a random legal plan, and so on to the
+end. A 409 ``rival_not_sealed`` from the seal route means "poll the view and seal
 again"; a 429 means "wait Retry-After and try again". Any other failure is counted as such.
 Used by bench/api.py, bench/soak.py and the runner's tests; loopback traffic only.
 """
@@ -121,6 +122,7 @@ class Player:
         self.costs: dict[str, int] = {}
         self.ready: list[dict | None] = []
         self.started = 0
+        self.known: tuple[str, str, dict] | None = None  # the last view read: heist, ETag, view
 
     @classmethod
     def from_args(cls, base: str, index: int, stats: Stats, args: argparse.Namespace) -> Player:
@@ -137,13 +139,15 @@ class Player:
     def _csrf(self) -> dict[str, str]:
         return {"X-CSRFToken": self.session.cookies.get("csrftoken", "")}
 
-    def _send(self, method: str, path: str, body: dict | None = None) -> requests.Response:
+    def _send(
+        self, method: str, path: str, body: dict | None = None, headers: dict | None = None
+    ) -> requests.Response:
         while True:
             response = self.session.request(
                 method,
                 self.base + path,
                 json=body,
-                headers=self._csrf() if method != "GET" else None,
+                headers={**(self._csrf() if method != "GET" else {}), **(headers or {})},
                 timeout=REQUEST_TIMEOUT,
             )
             if response.status_code != 429:
@@ -188,15 +192,30 @@ class Player:
             time.sleep(pause)
             pause = min(max(pause * 1.5, self.poll), 1.0)
             t = time.perf_counter()
-            response = self.get(f"/api/v1/heists/{view['id']}/")
+            read = self.read_view(view["id"])
             self.stats.add("view", time.perf_counter() - t)
-            if response.status_code != 200:
-                self.stats.error(f"GET heist {response.status_code}: {response.text[:200]}")
+            if read is None:
                 return None
-            view = response.json()
+            view = read
         self.stats.add("rival_wait", time.perf_counter() - t0)
         with self.stats.lock:
             self.stats.requests -= 1  # rival_wait is a measure, not a request
+        return view
+
+    def read_view(self, heist_id: str) -> dict | None:
+        """GET the heist view as the board does: with the ETag of the last read in
+        ``If-None-Match``; a 304 (unchanged) keeps the view in hand. None on failure."""
+        path = f"/api/v1/heists/{heist_id}/"
+        known = self.known if self.known and self.known[0] == heist_id else None
+        response = self._send("GET", path, headers={"If-None-Match": known[1]} if known else None)
+        if response.status_code == 304 and known:
+            return known[2]
+        if response.status_code != 200:
+            self.stats.error(f"GET heist {response.status_code}: {response.text[:200]}")
+            return None
+        view = response.json()
+        etag = response.headers.get("ETag")
+        self.known = (heist_id, etag, view) if etag else None
         return view
 
     def seal(self, view: dict, deadline: float | None = None) -> dict | None:

@@ -9,7 +9,10 @@ ordered pair of persona decks and both seats; each level decides every position 
 played under the default ruleset (``--ruleset`` for another); where it has Night Market crew, the
 player seat's deck swaps its two Mirror Couriers for two of one of them (each in turn), so the
 rival decides against them (and, from the player seat, with them). The last
-line is ``kingpin_p99_ms: N``. Gates (issue 4): every level median < 100 ms, p99 < 500 ms;
+line is ``kingpin_p99_ms: N``. Each level's line ends with a digest of every plan it chose
+(its first 12 hex digits): a change that must not change the rival's play (a faster solver, a
+cache) keeps every digest as it was, on the same positions.
+Gates (issue 4): every level median < 100 ms, p99 < 500 ms;
 (issue 15) Kingpin p99 <= 150 ms. ``kingpin-before`` is Kingpin without its player model, timed on
 the same positions in the same run, so the model's cost is read on equal terms.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 import random
 import sys
@@ -92,21 +96,24 @@ def main() -> int:
     before = dataclasses.replace(get_difficulty("kingpin").knobs, model="none", model_weight=0)
     for slug in [d.slug for d in list_difficulties()] + ["kingpin-before"]:
         times = []
+        digest = hashlib.sha256()
         for k, (obs, persona) in enumerate(obs_list):
             stream = Stream(bytes(32), f"bench/{k}")
             t0 = clock()
             if slug == "kingpin-before":
-                play(obs, before, get_persona(persona), stream)
+                plan = play(obs, before, get_persona(persona), stream)
             else:
-                choose_plan(obs, persona=persona, difficulty=slug, stream=stream)
+                plan = choose_plan(obs, persona=persona, difficulty=slug, stream=stream)
             times.append(clock() - t0)
+            digest.update(repr(plan.to_dict()).encode())
         ms = np.asarray(times) * 1000
         med, p99 = float(np.median(ms)), float(np.percentile(ms, 99))
         p99s[slug] = p99
         ok = med < 100 and p99 < 500 and (slug != "kingpin" or p99 <= 150)
         print(
             f"{slug:14s} median {med:6.2f} ms  p99 {p99:7.2f} ms  mean {ms.mean():6.2f} ms  "
-            f"max {ms.max():7.2f} ms  gate {'PASS' if ok else 'FAIL'}"
+            f"max {ms.max():7.2f} ms  gate {'PASS' if ok else 'FAIL'}  "
+            f"plans {digest.hexdigest()[:12]}"
         )
     print(f"kingpin_p99_ms: {p99s['kingpin']:.1f}")
     return 0

@@ -29,11 +29,12 @@ from game.presenters.heists import HeistViewSerializer, SealOutputSerializer
 from game.presenters.replay import ReplaySerializer
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.decks import saved_decks
-from game.selectors.heists import heist_load
+from game.selectors.heists import heist_load, heist_mark
 from game.services.decks import deck_delete, deck_save
 from game.services.heists import heist_start, plan_seal
-from game.services.rivals import rival_seal_overdue
+from game.services.rivals import rival_fallback_cutoff, rival_seal_overdue
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.http import etag_matches
 from veyltak_site.schema import errors as _errors
 from veyltak_site.throttling import ScopedRateThrottle
 
@@ -194,6 +195,14 @@ class SavedDeckDetailApi(APIView):
 # heist (the NotAHeist* routes), so the schema keeps declaring a string.
 _HEIST_ID = OpenApiParameter("heist_id", str, OpenApiParameter.PATH)
 
+_IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The `ETag` of the view you hold: 304 while it is still current.",
+)
+
 _HEIST_ERRORS = {
     "403": "`age_check_required`: a guest who has not passed the age check.",
     "404": "`not_found`: no such heist, or another player's.",
@@ -249,13 +258,40 @@ class HeistDetailApi(APIView):
     permission_classes = [AdultConfirmed]
 
     @extend_schema(
-        parameters=[_HEIST_ID], responses={200: HeistViewSerializer, **_errors(**_HEIST_ERRORS)}
+        parameters=[_HEIST_ID, _IF_NONE_MATCH],
+        description=(
+            "The heist as its player may see it. Every answer carries an `ETag`; sent back in "
+            "`If-None-Match`, it is answered 304 Not Modified, without a body, while the view "
+            "is unchanged (the rival still planning), and 200 with the new view the moment "
+            "anything the player may see changes (the rival sealed, a night resolved, the "
+            "heist over)."
+        ),
+        responses={
+            200: HeistViewSerializer,
+            304: OpenApiResponse(description="Unchanged since the view of that `ETag`."),
+            **_errors(**_HEIST_ERRORS),
+        },
     )
     def get(self, request, heist_id):
-        snapshot = heist_load(heist_id=heist_id, owner=owner_from_request(request))
+        owner = owner_from_request(request)
+        known = request.headers.get("If-None-Match")
+        if known:
+            # One light read first: a board polling while the rival plans is answered without
+            # the heist's nights or its state (a night overdue for the rival is not: it is
+            # sealed below, and the view has changed).
+            mark = heist_mark(
+                heist_id=heist_id, owner=owner, overdue_before=rival_fallback_cutoff()
+            )
+            etag = present_heists.view_etag(mark)
+            if etag_matches(known, etag) and not mark.overdue:
+                return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        snapshot = heist_load(heist_id=heist_id, owner=owner)
         # No worker sealed the rival's night in time: seal it here (DESIGN.md section 3.5).
         rival_seal_overdue(snapshot=snapshot)
-        return Response(present_heists.heist_view(snapshot))
+        return Response(
+            present_heists.heist_view(snapshot),
+            headers={"ETag": present_heists.heist_view_etag(snapshot)},
+        )
 
 
 class HeistSealApi(APIView):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import NamedTuple
 
 from game.engine import HeistState
 from game.models import Heist, HeistNight
@@ -41,3 +42,15 @@ class HeistSnapshot:
             return None
         night = self.heist.night
         return next((n for n in self.nights if n.night == night and n.result is None), None)
+
+
+class HeistMark(NamedTuple):
+    """What tells one heist view from the next (game.presenters.heists.view_etag): the heist's
+    status and night and the night in play's rival commitment (None before the rival sealed,
+    and once the heist is over); ``overdue``: that night is one the view must seal itself (no
+    worker sealed it in time)."""
+
+    status: str
+    night: int
+    commitment: str | None
+    overdue: bool = False

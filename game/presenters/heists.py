@@ -10,12 +10,13 @@ future loot, an unrevealed nonce and the server seed have no way into it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import serializers
 
-from game.domain import HeistSnapshot
+from game.domain import HeistMark, HeistSnapshot
 from game.engine import PLAYER, RIVAL, observe
 from game.models import Heist, HeistNight
 from game.presenters import words
@@ -345,6 +346,30 @@ def _practice_of(heist: Heist, result: dict[str, Any] | None) -> dict[str, Any] 
         "then": then,
         "compared": compared,
     }
+
+
+# Part of every heist view's entity tag: bump it when what the view says changes (its shape,
+# its words), so a board holding a view from before a release reads it again.
+VIEW_TAG_VERSION = "1"
+
+
+def view_etag(mark: HeistMark) -> str:
+    """The heist view's entity tag (``ETag``), made only of what the view itself shows: the
+    status, the night and the night in play's rival commitment. Everything else in a view
+    follows from those (a night's results never change once played; the hand, Heat and piles
+    change only when a night is resolved; what a finish sets comes with the status), and
+    nothing hidden goes in: never the rival's plan, nonce or hand, the seeds or the deck order,
+    so two views that differ only there carry the same tag."""
+    shown = mark.commitment if mark.status == Heist.Status.ACTIVE else None
+    text = f"heist-view:{VIEW_TAG_VERSION}:{mark.status}:{mark.night}:{shown or ''}"
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def heist_view_etag(snapshot: HeistSnapshot) -> str:
+    """:func:`view_etag` of the view :func:`heist_view` builds from ``snapshot``."""
+    current = snapshot.current
+    commitment = current.rival_commitment if current is not None else None
+    return view_etag(HeistMark(snapshot.heist.status, snapshot.heist.night, commitment))
 
 
 def heist_view(snapshot: HeistSnapshot) -> dict[str, Any]:

@@ -110,33 +110,35 @@ def features(
     their_last: tuple[tuple[int, ...], bool] | None,
     own_last: tuple[int, ...] | None,
 ) -> np.ndarray:
-    """Feature rows of every plan of the given hands, stacked (see :data:`FEATURES`)."""
+    """Feature rows of every plan of the given hands, stacked (see :data:`FEATURES`). The
+    hands are of one night (one set of open vaults), so a configuration index names one
+    shape of plan in all of them."""
     power, heat = nightgame.solo_arrays(table, hps)
     power = power.astype(np.float64)
     chance = np.where(
         power > 0, 1.0 / (1.0 + np.exp(-(power - CHANCE_CENTRE) / CHANCE_SPREAD)), 0.0
     )
-    plans = [p for hp in hps for p in hp.plans]
-    n = len(plans)
+    cfg = np.concatenate([hp.cfg for hp in hps]) if len(hps) > 1 else hps[0].cfg
+    n = len(cfg)
     f = np.zeros((n, D))
     f[:, 0] = chance @ loot
     f[:, 1] = power @ loot / 4.0
     f[:, 3] = np.maximum(heat, 0)
     richest = set(np.flatnonzero(loot >= loot.max()).tolist()) if loot.max() > 0 else set()
-    # Columns 2 and 4-9 depend only on where the crew go and the Boost, which many plans of
-    # many hands share: each such shape is worked out once (all whole numbers, so the rows
-    # are the same as computed plan by plan).
-    shapes: dict[tuple[tuple[int, ...], bool], int] = {}
-    rows: list[list[float]] = []
-    index = np.empty(n, dtype=np.intp)
-    for i, (crew, boost) in enumerate(plans):
-        key = (tuple(sorted(v for _, v in crew)), bool(boost))
-        found = shapes.get(key)
-        if found is None:
-            found = shapes[key] = len(rows)
-            rows.append(_shape_row(*key, richest, their_last, own_last))
-        index[i] = found
-    if n:
+    # Columns 2 and 4-9 depend only on where the crew go and the Boost: the plan's
+    # configuration (``HandPlans.cfg``, one per shape in a night's set of open vaults), which
+    # many plans of many hands share. Each is worked out once, from its first plan (all whole
+    # numbers, so the rows are the same as computed plan by plan); looking a plan's shape up
+    # by sorting its vaults was most of this function's time.
+    shapes, first, index = np.unique(cfg, return_index=True, return_inverse=True)
+    if len(shapes):
+        ends = np.cumsum([len(hp.cfg) for hp in hps])
+        rows = []
+        for i in first.tolist():
+            h = int(np.searchsorted(ends, i, side="right"))
+            crew, boost = hps[h].plans[i - (int(ends[h - 1]) if h else 0)]
+            vs = tuple(sorted(v for _, v in crew))
+            rows.append(_shape_row(vs, bool(boost), richest, their_last, own_last))
         f[:, SHAPE_COLUMNS] = np.asarray(rows)[index]
     return f
 

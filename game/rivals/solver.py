@@ -12,13 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def _segment_normalise(q: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def _segment_normalise(q: np.ndarray, starts: np.ndarray, seg: np.ndarray, uniform: np.ndarray):
+    """``q`` scaled to sum to 1 within each hand (``seg``: each column's hand); a hand whose
+    entries are all 0 gets ``uniform`` (1 / its size)."""
     tot = np.add.reduceat(q, starts)
-    safe = np.where(tot > 0, tot, 1.0)
-    y = q / np.repeat(safe, sizes)
-    empty = np.repeat(tot <= 0, sizes)
+    empty = tot <= 0
+    # Indexing by ``seg`` gives the same values as np.repeat(..., sizes), without numpy's
+    # Python-level wrapper on each of the hundreds of rounds.
+    y = q / np.where(empty, 1.0, tot)[seg]
     if empty.any():
-        y[empty] = np.repeat(1.0 / sizes, sizes)[empty]
+        spread = empty[seg]
+        y[spread] = uniform[spread]
     return y
 
 
@@ -44,9 +48,11 @@ def rm_plus(
     n, m = u.shape
     u = np.ascontiguousarray(u, dtype=np.float64)
     sizes = np.diff(np.append(starts, m))
-    colw = np.repeat(np.asarray(weights, dtype=np.float64), sizes)
+    seg = np.repeat(np.arange(len(sizes)), sizes)  # each column's hand
+    colw = np.asarray(weights, dtype=np.float64)[seg]
+    uniform = (1.0 / sizes)[seg]
     x = np.full(n, 1.0 / n)
-    y = np.repeat(1.0 / sizes, sizes)
+    y = uniform.copy()
     qx = np.zeros(n)
     qy = np.zeros(m)
     xs = np.zeros(n)
@@ -62,13 +68,13 @@ def rm_plus(
         x = qx / s if s > 0 else np.full(n, 1.0 / n)
         uc = -(ut @ x)
         ev = np.add.reduceat(y * uc, starts)
-        qy += uc - np.repeat(ev, sizes)
+        qy += uc - ev[seg]
         np.maximum(qy, 0, out=qy)
-        y = _segment_normalise(qy, starts, sizes)
+        y = _segment_normalise(qy, starts, seg, uniform)
         xs += t * x
         ys += t * y
     xs /= xs.sum()
-    ys = _segment_normalise(ys, starts, sizes)
+    ys = _segment_normalise(ys, starts, seg, uniform)
     return xs, ys
 
 

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -103,6 +103,13 @@ def _rival_seal(snapshot: HeistSnapshot, night: int, *, by: str) -> bool:
     return claimed == 1
 
 
+def rival_fallback_cutoff() -> datetime:
+    """A night in play that started at or before this moment and that no worker has sealed is
+    one the view seals itself (RIVAL_FALLBACK_SECONDS). (A board asking whether its view
+    changed asks this first: such a night is sealed and answered, never 304.)"""
+    return timezone.now() - timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS)
+
+
 def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     """The view's side of the fallback (DESIGN.md section 3, step 5): when the current night
     started more than RIVAL_FALLBACK_SECONDS ago and no worker has sealed the rival's plan,
@@ -118,7 +125,7 @@ def rival_seal_overdue(*, snapshot: HeistSnapshot) -> bool:
     row = snapshot.current
     if row is None or row.rival_sealed:
         return row is not None
-    if timezone.now() - row.started_at < timedelta(seconds=settings.RIVAL_FALLBACK_SECONDS):
+    if row.started_at > rival_fallback_cutoff():
         return False
     try:
         _rival_seal(snapshot, row.night, by="web")

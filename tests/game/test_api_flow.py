@@ -155,16 +155,33 @@ def _starter() -> list[str]:
 
 def test_query_counts_stay_small(guest, django_assert_max_num_queries):
     """The hot routes: the view is the session, the guest's age-gate record (the verdict lives
-    on the server, accounts/gate.py) and one query; the seal locks, reads and writes in a
-    handful (a regression here shows in bench/api.py's seal p95 first)."""
+    on the server, accounts/gate.py) and one query, and to its ETag one light query; the seal
+    locks, reads and writes in a handful (a regression here shows in bench/routes.py's CPU
+    per seal and bench/api.py's seal p95 first)."""
     from game.tasks import plan_rival_night
 
     view = start(guest)
+    url = f"/api/v1/heists/{view['id']}/"
     plan_rival_night(view["id"], 1)
     with django_assert_max_num_queries(3):
-        assert guest.get(f"/api/v1/heists/{view['id']}/").status_code == 200
+        read = guest.get(url)
+        assert read.status_code == 200
+    # An unchanged view to its ETag (the board's polls): the gate record and one light query.
+    with django_assert_max_num_queries(2):
+        assert guest.get(url, HTTP_IF_NONE_MATCH=read["ETag"]).status_code == 304
+    # A seal of a night in play: the gate record, the heist and its nights under the lock,
+    # the night's UPDATE, the heist's, the next night's INSERT, and the test's own savepoint
+    # and its release (in production the request's transaction is BEGIN and COMMIT).
+    for night in range(1, 6):
+        plan_rival_night(view["id"], night)
+        with django_assert_max_num_queries(7):
+            response = post(guest, f"{url}seal/", {"night": night, "crew": []})
+            assert response.status_code == 200
+    # The last: the heist finished (its nights sealed counted for the Signs, none for a
+    # guest), in a savepoint of its own.
+    plan_rival_night(view["id"], 6)
     with django_assert_max_num_queries(9):
-        response = post(guest, f"/api/v1/heists/{view['id']}/seal/", {"night": 1, "crew": []})
+        response = post(guest, f"{url}seal/", {"night": 6, "crew": []})
         assert response.status_code == 200
 
 

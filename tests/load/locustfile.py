@@ -8,7 +8,8 @@ Each simulated player is one browser:
 - reads the rivals (GET /api/v1/rivals/) and picks one, its level drawn 40% Rookie, 30% Hustler,
   20% Safecracker, 10% Kingpin, and starts a heist;
 - each night reads the board while the rival plans, polling the heist view as the board does
-  (static/js/board.js: after 0.8 s, then x1.5 up to 4 s), thinks 3 s (``VEYLTAK_LOAD_THINK``),
+  (static/js/board.js: after 0.8 s, then x1.5 up to 4 s, each read with the ETag of the last
+  in ``If-None-Match``, a 304 keeping the view in hand), thinks 3 s (``VEYLTAK_LOAD_THINK``),
   seals a random legal plan, and reads the reveal in the seal's answer; a 409
   ``rival_not_sealed`` is answered as the board does (read the view after 0.4 s, x1.5 up to 3 s,
   then seal again) and counted apart, not as a failure;
@@ -103,6 +104,7 @@ class Player(FastHttpUser):
         self.costs: dict[str, int] = {}
         self.rivals: list[str] = []
         self.signed_in = False
+        self.known: tuple[str, str, dict] | None = None  # the last view read: heist, ETag, view
         if _accounts and self.rng.random() < SIGNIN_SHARE:
             self.sign_in(_accounts[next(_next_account) % len(_accounts)])
         else:
@@ -195,7 +197,25 @@ class Player(FastHttpUser):
         return random_plan(view, self.costs, self.rng)
 
     def view(self, heist_id: str) -> dict:
-        return self.get_json(f"/api/v1/heists/{heist_id}/", "heist view")
+        """Read the heist view as the board does: with the ETag of its last read in
+        ``If-None-Match``, so a view unchanged while the rival plans is a 304 without a body
+        and the view in hand stays."""
+        headers = self.headers()
+        known = self.known if self.known and self.known[0] == heist_id else None
+        if known:
+            headers["If-None-Match"] = known[1]
+        with self.client.get(
+            f"/api/v1/heists/{heist_id}/", headers=headers, name="heist view", catch_response=True
+        ) as response:
+            if response.status_code == 304 and known:
+                return known[2]
+            if response.status_code != 200:
+                response.failure(f"{response.status_code}: {_text(response)}")
+                raise PlayerError("heist view")
+            view = response.json()
+            etag = response.headers.get("ETag")
+            self.known = (heist_id, etag, view) if etag else None
+            return view
 
     def think_and_watch(self, view: dict) -> dict:
         """Think THINK seconds (0.5x to 1.5x) while the board polls the view as long as the

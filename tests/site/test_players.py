@@ -1,6 +1,6 @@
 """The benchmarks' load client (bench/players.py) against a scripted server: a seal answered
 409 rival_not_sealed polls the view and seals again, a 429 waits Retry-After, anything else is
-a failed heist."""
+a failed heist; the view is polled with the ETag of the last read, as the board does."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ VIEW = {
 
 class Scripted(BaseHTTPRequestHandler):
     seal_answers: list[tuple[int, dict, dict]] = []
+    view_answers: list[tuple[int, dict | None, dict]] = []  # else VIEW, 200
     views_served = 0
+    asked_with: list[str | None] = []
 
     def _answer(self, status: int, body: dict, headers: dict | None = None) -> None:
         raw = json.dumps(body).encode()
@@ -38,6 +40,17 @@ class Scripted(BaseHTTPRequestHandler):
 
     def do_GET(self):
         type(self).views_served += 1
+        type(self).asked_with.append(self.headers.get("If-None-Match"))
+        if type(self).view_answers:
+            status, body, headers = type(self).view_answers.pop(0)
+            if body is None:  # 304: no body
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                return
+            self._answer(status, body, headers)
+            return
         self._answer(200, VIEW)
 
     def do_POST(self):
@@ -92,3 +105,20 @@ def test_any_other_answer_fails_the_heist(server, status, code):
     player = _player(server)
     assert player.seal(dict(VIEW)) is None
     assert len(player.stats.errors) == 1 and str(status) in player.stats.errors[0]
+
+
+def test_the_view_is_polled_with_its_etag_and_a_304_keeps_it(server):
+    planning = {**VIEW, "phase": "rival_planning"}
+    Scripted.asked_with = []
+    Scripted.view_answers = [
+        (200, planning, {"ETag": '"a"'}),
+        (304, None, {"ETag": '"a"'}),
+        (304, None, {"ETag": '"a"'}),
+        (200, VIEW, {"ETag": '"b"'}),
+    ]
+    player = _player(server)
+    after = player.wait_planning({**planning, "phase": "rival_planning"})
+    assert after == VIEW
+    assert Scripted.asked_with == [None, '"a"', '"a"', '"a"']
+    assert player.known == ("h1", '"b"', VIEW)
+    assert player.stats.errors == []

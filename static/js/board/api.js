@@ -11,13 +11,26 @@ export class ApiError extends Error {
   }
 }
 
+// The last answer to each read that came with an ETag: {etag, text}. The next read of the same
+// address sends it back (If-None-Match) and a 304 Not Modified reuses the text, so the board's
+// polling while the rival plans costs the server almost nothing. Each read gets a fresh copy
+// (the board changes the view it holds). The answers say no-store: this is the page's own
+// memory, never the browser's cache.
+const kept = new Map();
+
 export async function api(path, options = {}) {
   const init = { credentials: "same-origin", headers: { Accept: "application/json" }, ...options };
-  if (options.body !== undefined) {
+  const read = options.body === undefined;
+  if (!read) {
     init.method = "POST";
     init.headers["Content-Type"] = "application/json";
     init.headers["X-CSRFToken"] = root.dataset.csrf;
     init.body = JSON.stringify(options.body);
+  }
+  const known = read ? kept.get(path) : undefined;
+  if (known) {
+    init.headers["If-None-Match"] = known.etag;
+    init.cache = "no-store";
   }
   let response;
   try {
@@ -25,11 +38,20 @@ export async function api(path, options = {}) {
   } catch {
     throw new ApiError(0, "network", t("network"));
   }
-  const data = await response.json().catch(() => null);
+  if (response.status === 304 && known) return JSON.parse(known.text);
+  const text = await response.text().catch(() => "");
+  let data = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    /* not JSON: reported below as an error */
+  }
   if (!response.ok) {
     const err = data?.error ?? {};
     throw new ApiError(response.status, err.code ?? "error", err.message ?? t("error"));
   }
+  const etag = response.headers.get("ETag");
+  if (read && etag && data !== null) kept.set(path, { etag, text });
   return data;
 }
 
