@@ -215,7 +215,9 @@ def clock(settings):
         yield traveller
 
 
-def test_a_featured_heist_waits_for_its_slot_to_close(player, clock):
+def test_a_featured_heist_waits_for_its_slot_to_close(clock, player):
+    # The clock first: a player signed in before it moved months ahead would find the session
+    # expired where the session store reads the moved clock (the database, on SQLite).
     featured_services.featured_reconcile()
     slot = FeaturedSlot.objects.get(starts_at=T0)
     _, client = player
