@@ -180,6 +180,7 @@ def _age_the_night(heist_id: str, night: int, *, seconds: float) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 def test_worker_works_out_the_debrief_when_a_heist_finishes(live_worker, settings, monkeypatch):
     from game.models import HeistDebrief
