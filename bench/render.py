@@ -29,8 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The project's root ahead of bench/, whose shop.py would otherwise stand in for the shop app.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from players import percentile, random_plan  # bench/players.py
 

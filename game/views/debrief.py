@@ -4,6 +4,7 @@ that show it are the owner's (a shared replay shows none)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +21,8 @@ from game.services.debriefs import debrief_ready
 from game.services.practice import heist_retry
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError, try_again
+
+_NIGHT = re.compile(r"[0-9]{1,3}")
 
 
 def debrief_context(request, game: Heist) -> dict[str, Any]:
@@ -48,12 +51,13 @@ def heist_retry_page(request, heist_id):
             request, f"You have started a lot of heists in a short time: {try_again(wait)}."
         )
         return redirect("heist-result", heist_id=heist_id)
-    night = request.POST.get("night", "")[:4]
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    night = request.POST.get("night", "")
     try:
         snapshot = heist_retry(
             heist_id=heist_id,
             owner=owner_from_request(request),
-            night=int(night) if night.isdigit() else 0,
+            night=int(night) if _NIGHT.fullmatch(night) else 0,
         )
     except ApplicationError as exc:
         if exc.status_code == 404:

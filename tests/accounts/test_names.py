@@ -418,7 +418,6 @@ def test_look_alikes_chosen_at_the_same_moment_make_one_handle():
     assert holders.distinct().count() == 1
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_the_oldest_of_look_alike_handles_and_renames_reserved_ones():
     from django.db import connection

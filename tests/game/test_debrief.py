@@ -215,19 +215,34 @@ def clock(settings):
         yield traveller
 
 
-def test_a_featured_heist_waits_for_its_slot_to_close(player, clock):
+def test_a_featured_heist_waits_for_its_slot_to_close(clock, player):
+    # The clock first: a player signed in before it moved months ahead would find the session
+    # expired where the session store reads the moved clock (the database, on SQLite).
     featured_services.featured_reconcile()
     slot = FeaturedSlot.objects.get(starts_at=T0)
     _, client = player
     view = play_out(client, start_featured(client, slot.slug))
     debrief_compute(heist_id=view["id"])
-    for response in (
-        debrief_of(client, view["id"]),
-        post(client, f"/api/v1/heists/{view['id']}/retry/", {"night": 2}),
-    ):
-        assert response.status_code == 409
-        assert response.json()["error"]["code"] == "slot_open"
-        assert slot.server_seed not in response.content.decode()
+    # Practice heists of the open slot (a player's after the ranked try, a guest's) wait too.
+    guest = age_checked_client()
+    practice = [
+        (who, play_out(who, start_featured(who, slot.slug), seed=4)) for who in (client, guest)
+    ]
+    assert [p["ranked"] for _, p in practice] == [False, False]
+    for who, heist in [(client, view), *practice]:
+        for response in (
+            debrief_of(who, heist["id"]),
+            post(who, f"/api/v1/heists/{heist['id']}/retry/", {"night": 2}),
+        ):
+            assert response.status_code == 409
+            assert response.json()["error"]["code"] == "slot_open"
+            assert slot.server_seed not in response.content.decode()
+        # The pages say so and offer no retry; their retry button's address refuses too.
+        result = who.get(f"/heists/{heist['id']}/result/").content.decode()
+        assert f"/heists/{heist['id']}/retry/" not in result
+        refused = who.post(f"/heists/{heist['id']}/retry/", {"night": "2"})
+        assert refused.status_code == 302 and refused["Location"].endswith("/result/")
+    assert not Heist.objects.filter(practice_of__isnull=False).exists()
     clock.move_to(slot.ends_at + dt.timedelta(seconds=30))
     featured_services.featured_reconcile()
     assert debrief_of(client, view["id"]).status_code == 200

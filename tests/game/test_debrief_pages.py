@@ -112,6 +112,22 @@ def test_try_this_night_again_from_the_page(guest):
     )
 
 
+@pytest.mark.parametrize(
+    "night", ["\u00b2", "\u00b3", "\u0663", "\uff12", "-1", " 2", "2.0", "0x2", "9" * 5000, ""]
+)
+def test_try_this_night_again_refuses_what_is_no_night_number(guest, night):
+    # "²" passed str.isdigit() and then broke int(): a 500 instead of the result page's
+    # "Pick a night" (found by the black-box pass of issue 27 over the retry's page). Only
+    # ASCII digits are a night, as the page's buttons send.
+    view = play_out(guest, start(guest))
+    response = guest.post(f"/heists/{view['id']}/retry/", {"night": night})
+    assert response.status_code == 302, response.status_code
+    assert response["Location"] == f"/heists/{view['id']}/result/"
+    said = htmllib.unescape(guest.get(response["Location"]).content.decode())
+    assert "Pick a night from 1 to 6." in said
+    assert not Heist.objects.exclude(pk=view["id"]).exists()
+
+
 def test_the_profile_shows_each_heists_accuracy(player):
     _user, client = player
     _view, debrief = finished_with_debrief(client)

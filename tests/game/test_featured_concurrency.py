@@ -88,6 +88,12 @@ def test_two_starts_at_once_make_one_ranked_heist(clock, monkeypatch, owner_lock
         assert [r.status_code for r in responses] == [201, 201, 201]
         assert sorted(r.json()["ranked"] for r in responses) == [False, False, True]
         assert Heist.objects.filter(user=user, featured_slot=slot, ranked=True).count() == 1
+        # A start that met the constraint was dealt again as practice on a seed of its own:
+        # only the ranked try plays the slot's seed (issue 27, S1).
+        seeds = dict(Heist.objects.filter(user=user).values_list("server_seed", "ranked"))
+        assert seeds.get(slot.server_seed) is True and len(seeds) == 3
+        commitments = {r.json()["seed_commitment"] for r in responses if not r.json()["ranked"]}
+        assert slot.seed_commitment not in commitments and len(commitments) == 2
 
 
 @pytest.mark.celery_worker

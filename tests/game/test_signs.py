@@ -256,4 +256,34 @@ def test_an_abandoned_heist_is_a_loss_on_the_profile():
 
     tallies = profile_context(user)["tallies"]
     assert [(t["win"], t["draw"], t["loss"]) for t in tallies] == [(0, 0, 1)]
-    assert page
+    # The page shows that record: one loss, nothing won or drawn.
+    cells = re.findall(r'data-label="(Won|Drawn|Lost)">(\d+)<', page)
+    assert cells == [("Won", "0"), ("Drawn", "0"), ("Lost", "1")], cells
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("how", ["admin", "cap", "stale"])
+def test_an_abandoned_practice_retry_counts_toward_nothing(settings, how):
+    # A practice retry never earns (DESIGN.md section 10), so leaving one unfinished must not
+    # use up one of the day's 20 earnings either: trying night 3 again and walking away is
+    # practice, not an escape from a loss.
+    settings.HEIST_ACTIVE_MAX = 1
+    user, client = make_player()
+    _earn_today(user, 18)
+    first = play_out(client, start(client))  # the day's 19th earning
+    assert HeistEarning.objects.filter(user=user).count() == 19
+    retry = client.post(
+        f"/api/v1/heists/{first['id']}/retry/", {"night": 3}, content_type="application/json"
+    )
+    assert retry.status_code == 201, retry.content
+    left = retry.json()["id"]
+    if how == "admin":
+        services.heist_abandon(heist_id=left)
+    elif how == "stale":
+        Heist.objects.filter(pk=left).update(last_activity_at=timezone.now() - dt.timedelta(days=2))
+        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
+    view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the retry here
+    assert Heist.objects.get(pk=left).status == "abandoned"
+    assert not HeistEarning.objects.filter(heist_id=left).exists(), how
+    done = Heist.objects.get(pk=play_out(client, view)["id"])
+    assert done.signs_reason != "daily_limit" and done.signs_awarded > 0, how

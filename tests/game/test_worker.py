@@ -109,8 +109,10 @@ def test_heist_completes_with_no_worker(settings):
     """No worker runs: each night's task waits in the broker. The board's seal is refused
     (409 rival_not_sealed) until its poll of the heist view finds the night
     RIVAL_FALLBACK_SECONDS old; the view then seals the rival's plan in the web process, and
-    the seal plays the night. No request waits for the worker."""
-    settings.RIVAL_FALLBACK_SECONDS = 0.3
+    the seal plays the night. No request waits for the worker.
+
+    Each night is made old by moving its start back, not by waiting (as below)."""
+    settings.RIVAL_FALLBACK_SECONDS = 60
     client = age_checked_client()
     view = start(client)
     heist_id = view["id"]
@@ -119,7 +121,9 @@ def test_heist_completes_with_no_worker(settings):
         early = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": night, "crew": []})
         assert early.status_code == 409, early.content
         assert early.json()["error"]["code"] == "rival_not_sealed"
-        polled = wait_for_phase(client, heist_id, "planning", timeout=10)
+        assert client.get(f"/api/v1/heists/{heist_id}/").json()["phase"] == "rival_planning"
+        _age_the_night(heist_id, night, seconds=61)
+        polled = client.get(f"/api/v1/heists/{heist_id}/").json()
         assert polled["phase"] == "planning"
         response = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": night, "crew": []})
         assert response.status_code == 200, response.content
@@ -128,7 +132,7 @@ def test_heist_completes_with_no_worker(settings):
     assert view["status"] == "finished" and len(view["history"]) == 6
     for row in HeistNight.objects.filter(heist_id=heist_id):
         # Sealed by the view once the night was overdue, before the player's seal.
-        assert (row.rival_sealed_at - row.started_at).total_seconds() >= 0.3
+        assert (row.rival_sealed_at - row.started_at).total_seconds() >= 60
         assert row.rival_sealed_at < row.resolved_at
 
 
@@ -157,12 +161,11 @@ def test_the_view_seals_the_rival_when_no_worker_did_in_time(settings):
     # Polling again changes nothing: the seal is claimed once.
     assert client.get(f"/api/v1/heists/{heist_id}/").json()["rival"]["commitment"] == commitment
 
-    # Already sealed: the seal plays at once. A seal that waited for a worker (there is none)
-    # or for another fallback (a minute away) would not answer within half that time.
-    began = time.monotonic()
+    # Already sealed: the seal plays that plan at once. The seal route never waits for the
+    # rival (an unsealed night is 409 rival_not_sealed), so a 200 with the same commitment
+    # says it played the plan the view sealed, whatever the machine's load.
     response = post(client, f"/api/v1/heists/{heist_id}/seal/", {"night": 1, "crew": []})
     assert response.status_code == 200, response.content
-    assert time.monotonic() - began < 30
     rival = response.json()["result"]["rival"]
     assert rival["commitment"] == commitment
     assert commitment_of(rival["nonce"], rival["crew"], rival["boost"]) == commitment
@@ -177,6 +180,7 @@ def _age_the_night(heist_id: str, night: int, *, seconds: float) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 def test_worker_works_out_the_debrief_when_a_heist_finishes(live_worker, settings, monkeypatch):
     from game.models import HeistDebrief

@@ -1,5 +1,6 @@
-"""A real Celery worker on the Redis broker with LOG_FORMAT=json: the rival's task sent while a
-request was answered logs under that request's id (the id travels in the task's headers)."""
+"""A real Celery worker (on Redis, or the on-disk broker with SQLite) with LOG_FORMAT=json: the
+rival's task sent while a request was answered logs under that request's id (the id travels in
+the task's headers)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from tests.support.heists import age_checked_client, wait_for_phase
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

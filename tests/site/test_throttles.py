@@ -346,3 +346,28 @@ def test_posts_refused_by_csrf_count_at_the_address_and_then_answer_429(limits):
     guest = age_checked_client()
     started = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"})
     assert started.status_code == 201
+
+
+def test_api_posts_without_the_csrf_header_count_whatever_their_body(limits):
+    # A browser holding its csrftoken cookie that posted a form, a text or a broken JSON body
+    # without the header was answered 415 or 400 (the CSRF check parsed the body looking for
+    # a form token, and the API parses JSON only): refused, but counted at no door. The API
+    # takes its token from the header alone, so such posts are CSRF refusals like any other.
+    limits("csrf_refused", session="1000/h", address="4/10m")
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/api/v1/me/")
+    assert "csrftoken" in browser.cookies
+    paths = ("/api/v1/heists/", "/api/v1/heists/00000000-0000-4000-8000-000000000000/retry/")
+    for path in paths:
+        cache.clear()
+        answers = [
+            browser.post(path, {"night": "2"}),  # multipart
+            browser.post(path, "night=2", "application/x-www-form-urlencoded"),
+            browser.post(path, "night=2", "text/plain"),
+            browser.post(path, "{not json", "application/json"),
+            browser.post(path, {"night": 2}, "application/json"),
+        ]
+        for refused in answers[:4]:
+            assert refused.status_code == 403, (path, refused.content[:300])
+            assert refused.json()["error"]["code"] == "permission_denied"
+        assert_rate_limited(answers[4])
