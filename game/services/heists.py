@@ -129,8 +129,10 @@ def _make_room(owner: Owner) -> int:
 def _count_abandoned(heists, now) -> None:
     """The heists of ``heists`` just closed unfinished at ``now`` count toward their players'
     day (the shop's daily limit, issue 27, S13); ``finished_at == now`` picks those this
-    UPDATE closed. A practice retry never earns, so leaving one counts toward nothing."""
-    left = heists.filter(status=Heist.Status.ABANDONED, finished_at=now, practice_night=None)
+    UPDATE closed. A practice retry or a challenge never earns: leaving one counts for nothing."""
+    left = heists.filter(
+        status=Heist.Status.ABANDONED, finished_at=now, practice_night=None, challenge=None
+    )
     closed = left.filter(user_id__isnull=False).values_list("pk", "user_id", "difficulty")
     shop_services.heists_abandoned(
         heists=[

@@ -22,6 +22,7 @@ from game.services import heists as services
 from game.tasks import plan_rival_night
 from shop import services as shop_services
 from shop.models import Account, Entry, HeistEarning, Transaction
+from tests.support.challenges import accept, make_challenge
 from tests.support.heists import age_checked_client, make_player, play_out, seal, start
 
 TABLE = {
@@ -283,6 +284,33 @@ def test_an_abandoned_practice_retry_counts_toward_nothing(settings, how):
         Heist.objects.filter(pk=left).update(last_activity_at=timezone.now() - dt.timedelta(days=2))
         assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
     view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the retry here
+    assert Heist.objects.get(pk=left).status == "abandoned"
+    assert not HeistEarning.objects.filter(heist_id=left).exists(), how
+    done = Heist.objects.get(pk=play_out(client, view)["id"])
+    assert done.signs_reason != "daily_limit" and done.signs_awarded > 0, how
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("how", ["admin", "cap", "stale"])
+def test_an_abandoned_challenge_counts_toward_nothing(settings, how):
+    # A challenge never earns (DESIGN.md section 11), so walking away from one must not use up
+    # one of the day's 20 earnings either, as for a practice retry.
+    settings.HEIST_ACTIVE_MAX = 1
+    _challenger, challenger_client = make_player("challenger@example.com")
+    slug = make_challenge(
+        challenger_client, play_out(challenger_client, start(challenger_client))["id"]
+    )["slug"]
+    user, client = make_player()
+    _earn_today(user, 18)
+    play_out(client, start(client))  # the day's 19th earning
+    assert HeistEarning.objects.filter(user=user).count() == 19
+    left = accept(client, slug)["id"]
+    if how == "admin":
+        services.heist_abandon(heist_id=left)
+    elif how == "stale":
+        Heist.objects.filter(pk=left).update(last_activity_at=timezone.now() - dt.timedelta(days=2))
+        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) >= 1
+    view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the challenge here
     assert Heist.objects.get(pk=left).status == "abandoned"
     assert not HeistEarning.objects.filter(heist_id=left).exists(), how
     done = Heist.objects.get(pk=play_out(client, view)["id"])
