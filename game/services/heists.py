@@ -59,6 +59,7 @@ from game.services.ranked import (
     featured_rank_claim,
     featured_ranked_open,
 )
+from game.services.rating import rating_heist_finished, ratings_heists_abandoned
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
@@ -141,6 +142,7 @@ def _count_abandoned(heists, now) -> None:
             for pk, user_id, d in closed
         ]
     )
+    ratings_heists_abandoned(heist_ids=[pk for pk, _, _ in closed])  # (the query's cached rows)
 
 
 def _check_owner(owner: Owner) -> None:
@@ -440,6 +442,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "featured_bonus",
         ]
     )
+    rating_heist_finished(heist=heist)
     debrief_schedule(heist.pk)
     return heist
 
