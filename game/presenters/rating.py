@@ -132,6 +132,11 @@ def profile_rating(user: AbstractBaseUser) -> dict[str, Any]:
     }
 
 
+def _exact(value: float, deviation: float) -> dict[str, float]:
+    """To the hundredth of a point: past that a float's last digits are the machine's."""
+    return {"value": round(value, 2), "deviation": round(deviation, 2)}
+
+
 def export_rating(user: AbstractBaseUser) -> dict[str, Any]:
     """The export's ``rating``: the rating now and every rated heist, oldest first."""
     now = rating_now(user_id=user.pk)
@@ -143,15 +148,14 @@ def export_rating(user: AbstractBaseUser) -> dict[str, Any]:
             {
                 **{k: row[k] for k in ("heist", "number", "result", "level", "opponent")},
                 "anchors": change.anchors,
-                "before": {"value": change.before_value, "deviation": change.before_deviation},
-                "after": {"value": change.after_value, "deviation": change.after_deviation},
+                "before": _exact(change.before_value, change.before_deviation),
+                "after": _exact(change.after_value, change.after_deviation),
                 "rated_at": change.rated_at.isoformat(),
             }
         )
     return {
-        "value": now.value,
-        "deviation": now.deviation,
-        "volatility": now.volatility,
+        **_exact(now.value, now.deviation),
+        "volatility": round(now.volatility, 6),
         "provisional": now.provisional,
         "heists": now.heists,
         "changes": changes,
