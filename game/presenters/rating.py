@@ -246,7 +246,7 @@ def rules_rating() -> dict[str, Any]:
         "version": anchors.version,
         "source": {
             "date": str(source.get("date", "")),
-            "games": source.get("games"),
+            "games": f"{source.get('games', 0):,}",
             "ruleset": source.get("ruleset", ""),
         },
         "scale": SCALE,
