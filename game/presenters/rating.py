@@ -177,11 +177,13 @@ def _why_not(game: Heist, *, signed_in: bool) -> str:
         return "A practice retry never changes your rating."
     if game.featured_slot_id is not None and not game.ranked:
         return "A featured heist after your ranked try is practice: it never changes your rating."
-    if not heist_rates(game):
+    if game.user_id is not None and not heist_rates(game):
         return "A challenge never changes your rating."
-    if game.signs_reason == "guest":
-        return "This heist was played as a guest, so it did not change your rating."
-    return "This heist closed before ratings began, so it did not change your rating."
+    # Still a guest's (this browser's, not yet claimed), or claimed after it closed as one.
+    return (
+        "This heist did not change your rating: it closed before you were signed in, or "
+        "before ratings began."
+    )
 
 
 def result_rating(game: Heist, *, signed_in: bool) -> dict[str, Any]:

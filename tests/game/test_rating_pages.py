@@ -13,7 +13,7 @@ from drf_spectacular.generators import SchemaGenerator
 from game.models import PlayerRating, RatingChange
 from game.rating.anchors import current
 from game.services.heists import heist_abandon
-from tests.support.heists import age_checked_client, play_out, post, start
+from tests.support.heists import age_checked_client, make_player, play_out, post, start
 from tests.support.schema import check_response
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +86,10 @@ def test_the_result_page_says_an_abandoned_heist_was_a_loss_and_why_others_did_n
     played = play_out(guest, start(guest), seed=4)
     html = guest.get(f"/heists/{played['id']}/result/").content.decode()
     assert "Guests have no rating" in _section(html, "rating-result")
+    # The same browser signs in: the heist it finished as a guest is its player's now, unrated.
+    guest.force_login(make_player("signs-in-later@example.com")[0])
+    html = guest.get(f"/heists/{played['id']}/result/").content.decode()
+    assert "it closed before you were signed in" in _section(html, "rating-result")
 
 
 def test_the_profile_shows_the_rating_its_range_its_state_and_the_levels(player):
