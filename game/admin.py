@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 
 from game.models import CrewType, FeaturedSlot, Heist, HeistNight
-from game.services import heists as services
+from game.services import abandon as services
 
 
 @admin.register(CrewType)

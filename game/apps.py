@@ -8,7 +8,7 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         from accounts import extensions
         from game import signals  # noqa: F401  (connects the receivers)
-        from game.presenters import profile
+        from game.presenters import profile, rating
 
         # accounts never imports game: game fills its seams (DESIGN.md section 2).
         # Before the shop's wallet (order 10), as the profile and the export have always shown
@@ -18,3 +18,9 @@ class GameConfig(AppConfig):
         )
         extensions.register_export_section("heists", data=profile.export_heists, order=1)
         extensions.register_export_section("decks", data=profile.export_decks, order=2)
+        # The rating (DESIGN.md section 11): above the heists, in the export, and in /me.
+        extensions.register_profile_section(
+            "rating", template="game/_profile_rating.html", context=rating.profile_rating, order=4
+        )
+        extensions.register_export_section("rating", data=rating.export_rating, order=3)
+        extensions.register_me_field("rating", field=rating.me_field(), value=rating.me_rating)

@@ -474,3 +474,8 @@ class FeaturedTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slot_id}: {self.entries} at {self.score} ({self.margin:+d})"
+
+
+# The rating's tables live in their own module (size); importing them here makes them the game
+# app's models.
+from game.rating_models import PlayerRating, RatingChange  # noqa: E402, F401

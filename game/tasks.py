@@ -8,9 +8,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
+from game.services.abandon import heists_abandon_stale
 from game.services.debriefs import debrief_compute
 from game.services.featured import featured_reconcile as featured_reconcile_service
-from game.services.heists import heists_abandon_stale
 from game.services.rivals import rival_plan_seal
 
 

@@ -208,3 +208,16 @@ def heist_in_play(*, owner: Owner) -> Heist | None:
         .order_by("-last_activity_at")
         .first()
     )
+
+
+def heist_last_level(*, owner: Owner) -> str | None:
+    """The difficulty of the owner's newest heist of their own choosing, or None before the
+    first: Play's Quick heist starts there again rather than at the weakest level. A featured
+    heist's level is its slot's and a challenge's its challenger's, not the player's choice, so
+    both are passed over."""
+    return (
+        Heist.objects.filter(owner.heist_filter(), featured_slot__isnull=True, challenge=None)
+        .order_by("-created_at", "-pk")
+        .values_list("difficulty", flat=True)
+        .first()
+    )

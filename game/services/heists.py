@@ -1,4 +1,5 @@
-"""Writes of heists: start, seal a night, finish, abandon, and move heists between owners.
+"""Writes of heists: start, seal a night, finish, and move heists between owners (closing them
+unfinished is game.services.abandon).
 
 The flow of a night (DESIGN.md section 3):
 
@@ -19,13 +20,10 @@ import secrets
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Case, When
 from django.utils import timezone
 
 from game.domain import HeistSnapshot
@@ -52,6 +50,7 @@ from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
+from game.services.abandon import heists_make_room
 from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
 from game.services.ranked import (
@@ -59,6 +58,7 @@ from game.services.ranked import (
     featured_rank_claim,
     featured_ranked_open,
 )
+from game.services.rating import rating_heist_finished
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
 from shop import services as shop_services
@@ -66,7 +66,6 @@ from shop.models import SignsReason
 from shop.services import HeistSigns
 from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
-from veyltak_site.locks import advisory_xact_lock
 
 
 def _engine_error(exc: EngineError, status_code: int = 400) -> ApplicationError:
@@ -83,65 +82,6 @@ def _night_start(heist: Heist, state: HeistState) -> HeistNight:
     )
     rival_schedule(heist.pk, state.night)
     return night
-
-
-def _owner_lock(owner: Owner) -> None:
-    """Serialise heist starts of one owner (to the end of the transaction).
-
-    PostgreSQL: an advisory lock keyed by the owner, because a guest has no row to lock and
-    counting rows under FOR UPDATE would not see a heist another start is inserting. SQLite
-    runs one writing transaction at a time anyway (IMMEDIATE), so it needs nothing more.
-    """
-    advisory_xact_lock(f"heist-start:{owner.user_id or ''}:{owner.guest_id}")
-
-
-def _make_room(owner: Owner) -> int:
-    """Before a start: close the owner's oldest heists in play beyond HEIST_ACTIVE_MAX - 1 as
-    abandoned (no award), so the new one makes at most HEIST_ACTIVE_MAX. Returns how many.
-
-    A ranked featured heist whose slot is still open is closed last: its attempt would stay
-    used (RULES.md), so a practice start must not throw it away while an older practice heist
-    can go instead.
-
-    One owner's starts queue on ``_owner_lock``, so two at once cannot both keep the oldest.
-    The UPDATE waits for a seal in flight (its row lock) and re-checks the status, so a heist
-    is never closed half-way through a night (as in ``heists_abandon_stale``).
-    """
-    _owner_lock(owner)
-    keep = settings.HEIST_ACTIVE_MAX - 1
-    now = timezone.now()
-    counts = Case(When(ranked=True, featured_slot__ends_at__gt=now, then=0), default=1)
-    surplus = list(
-        Heist.objects.filter(owner.heist_filter(), status=Heist.Status.ACTIVE)
-        .order_by(counts, "-created_at", "-pk")
-        .values_list("pk", flat=True)[keep:]
-    )
-    if not surplus:
-        return 0
-    closed = Heist.objects.filter(pk__in=surplus, status=Heist.Status.ACTIVE).update(
-        status=Heist.Status.ABANDONED, finished_at=now
-    )
-    _count_abandoned(Heist.objects.filter(pk__in=surplus), now)
-    metrics.heists_abandoned(how="crowded", count=closed)
-    return closed
-
-
-def _count_abandoned(heists, now) -> None:
-    """The heists of ``heists`` just closed unfinished at ``now`` count toward their players'
-    day (the shop's daily limit, issue 27, S13); ``finished_at == now`` picks those this
-    UPDATE closed. A practice retry or a challenge never earns: leaving one counts for nothing."""
-    left = heists.filter(
-        status=Heist.Status.ABANDONED, finished_at=now, practice_night=None, challenge=None
-    )
-    closed = left.filter(user_id__isnull=False).values_list("pk", "user_id", "difficulty")
-    shop_services.heists_abandoned(
-        heists=[
-            shop_services.AbandonedHeist(
-                heist_id=pk, player_id=user_id, difficulty=d, finished_at=now
-            )
-            for pk, user_id, d in closed
-        ]
-    )
 
 
 def _check_owner(owner: Owner) -> None:
@@ -174,7 +114,7 @@ def heist_start(
     engine's code (``deck_wrong_size``, ``deck_too_many_copies``, ``deck_unknown_card``), one
     holding Night Market crew the player does not own with ``crew_not_owned``.
     The owner keeps at most HEIST_ACTIVE_MAX heists in play: the oldest beyond that is closed
-    as abandoned in the same transaction (``_make_room``).
+    as abandoned in the same transaction (``game.services.abandon.heists_make_room``).
     """
     _check_owner(owner)
     _check_rival(rival, difficulty)
@@ -219,7 +159,7 @@ def heist_create(
     if encounter is not None and not isinstance(encounter, Encounter):
         encounter = Encounter.from_dict(encounter)
     with transaction.atomic():
-        _make_room(owner)
+        heists_make_room(owner=owner)
         # Under the owner's start lock: whether this start is their ranked try of the slot.
         # Only a ranked try plays the slot's seed; practice is the slot's heist on a seed of
         # its own, so nobody learns the ranked heist's draws, loot or rival plans before their
@@ -442,41 +382,9 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "featured_bonus",
         ]
     )
+    rating_heist_finished(heist=heist)
     debrief_schedule(heist.pk)
     return heist
-
-
-@transaction.atomic
-def heists_abandon_stale(*, older_than: timedelta) -> int:
-    """Close active heists with no seal for ``older_than``, without an award. Returns the count.
-
-    One UPDATE: a seal in flight holds the row lock, and PostgreSQL re-checks the WHERE clause
-    on the row once the lock is released, so a heist sealed meanwhile (fresh last_activity_at)
-    is left alone, and a heist is never closed half-way through a night.
-    """
-    now = timezone.now()
-    closed = Heist.objects.filter(
-        status=Heist.Status.ACTIVE, last_activity_at__lt=now - older_than
-    ).update(status=Heist.Status.ABANDONED, finished_at=now, signs_reason=SignsReason.ABANDONED)
-    if closed:
-        _count_abandoned(Heist.objects.all(), now)
-    metrics.heists_abandoned(how="stale", count=closed)
-    return closed
-
-
-@transaction.atomic
-def heist_abandon(*, heist_id: uuid.UUID | str) -> int:
-    """Close one active heist as abandoned (staff, from the admin). Returns 1, or 0 if it was
-    not active. Same rule as the periodic task: under the row lock, never mid-night."""
-    now = timezone.now()
-    closed = Heist.objects.filter(pk=heist_id, status=Heist.Status.ACTIVE).update(
-        status=Heist.Status.ABANDONED,
-        finished_at=now,
-        signs_reason=SignsReason.ABANDONED,
-    )
-    _count_abandoned(Heist.objects.filter(pk=heist_id), now)
-    metrics.heists_abandoned(how="staff", count=closed)
-    return closed
 
 
 @transaction.atomic

@@ -30,7 +30,7 @@ from shop.models import Reason
 def featured_ranked_open(*, owner: Owner, slot: FeaturedSlot) -> bool:
     """Whether a start of ``slot`` now is ``owner``'s ranked try: signed in, with no ranked
     heist of the slot yet, and no deleted account of the same person that had one (issue 27,
-    S4). Caller is atomic and holds the owner's start lock (heists._make_room), so this sees
+    S4). Caller is atomic and holds the owner's start lock (abandon.heists_make_room), so this sees
     every earlier start of this player."""
     if owner.user_id is None:
         return False

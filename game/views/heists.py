@@ -21,6 +21,7 @@ from game.owners import owner_from_request
 from game.presenters import board as present_board
 from game.presenters import heists as present_heists
 from game.presenters import pages
+from game.presenters import rating as present_rating
 from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.challenges import answer_in_play
@@ -201,6 +202,7 @@ def heist_result(request, heist_id):
             "signs_reason": game.signs_reason,
             # Every Sign it paid, by reason, read from the ledger itself.
             "signs_paid": _signs_paid(request, game),
+            "rating": present_rating.result_rating(game, signed_in=request.user.is_authenticated),
             "urls": _urls(heist_id),
         },
     )

@@ -10,7 +10,7 @@ from game.engine import get_ruleset
 from game.owners import Owner
 from game.presenters import lesson, pages, words
 from game.selectors import catalogue as catalogue_selectors
-from game.selectors.heists import heist_in_play
+from game.selectors.heists import heist_in_play, heist_last_level
 from game.views.featured import _featured_home
 
 
@@ -35,14 +35,28 @@ def home(request):
     )
 
 
-def _in_play(request):
-    """The visitor's heist in play, for "Continue your heist" (home and Play), or None. A
-    visitor with no session yet has none, and none is started for asking."""
+def _owner_if_any(request) -> Owner | None:
+    """The visitor as an owner of heists, or None for one with no session yet (none is started
+    for asking)."""
     user_id = request.user.pk if request.user.is_authenticated else None
     guest = existing_guest_id(request) or ""
     if user_id is None and not guest:
         return None
-    game = heist_in_play(owner=Owner(user_id=user_id, guest_id=guest))
+    return Owner(user_id=user_id, guest_id=guest)
+
+
+def _last_level(request, difficulties) -> str | None:
+    """The level of the visitor's last heist (Play's Quick heist), if it is still a level."""
+    owner = _owner_if_any(request)
+    level = heist_last_level(owner=owner) if owner is not None else None
+    return level if any(d.slug == level for d in difficulties) else None
+
+
+def _in_play(request):
+    """The visitor's heist in play, for "Continue your heist" (home and Play), or None. A
+    visitor with no session yet has none, and none is started for asking."""
+    owner = _owner_if_any(request)
+    game = heist_in_play(owner=owner) if owner is not None else None
     if game is None:
         return None
     return pages.in_play_card(

@@ -15,7 +15,7 @@ from game.presenters.pages import SAVED
 from game.selectors import catalogue as catalogue_selectors
 from game.services.heists import heist_start
 from game.views.decks import _saved_decks, _session_deck
-from game.views.home import _in_play
+from game.views.home import _in_play, _last_level
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError, try_again
 
@@ -36,7 +36,10 @@ def play(request):
     default_deck = latest["choice"] if latest else "mine" if my_deck else "starter"
     chosen = {
         "rival": _choice(request, "rival") or personas[0].slug,
-        "difficulty": _choice(request, "difficulty") or difficulties[0].slug,
+        # Quick heist starts at the level played last (issue 26), the weakest before any.
+        "difficulty": _choice(request, "difficulty")
+        or _last_level(request, difficulties)
+        or difficulties[0].slug,
         "encounter": _choice(request, "encounter"),
         "deck": _choice(request, "deck") or default_deck,
     }

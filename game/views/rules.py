@@ -9,6 +9,7 @@ from django.shortcuts import render
 from game import catalogue
 from game.presenters import catalogue as present_catalogue
 from game.presenters import lesson, pages, words
+from game.presenters import rating as present_rating
 
 
 def how_to_play(request):
@@ -39,4 +40,5 @@ def rules(request):
         ranked_finish=active.prizes.ranked_finish,
         top=active.prizes.top,
     )
+    context["rating_rules"] = present_rating.rules_rating()
     return render(request, "game/rules.html", context)

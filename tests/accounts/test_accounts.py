@@ -203,6 +203,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "age_check",
         "heists",
         "decks",
+        "rating",
         "wallet",
         "collection",
     }
@@ -214,6 +215,9 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
     assert data["decks"] == []
+    # Game's rating: the start, nothing rated yet.
+    assert (data["rating"]["value"], data["rating"]["heists"]) == (1500, 0)
+    assert data["rating"]["provisional"] is True and data["rating"]["changes"] == []
     # The shop's section (accounts.extensions): her own wallet, the welcome grant in it.
     assert data["wallet"]["balance"] == 100
     assert [(e["reason"], e["amount"]) for e in data["wallet"]["entries"]] == [("welcome", 100)]

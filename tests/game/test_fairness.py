@@ -154,7 +154,7 @@ def test_tampered_replay_fails_the_verifier(tmp_path, record, tamper, where, fie
 def test_abandoned_heist_replay_verifies(tmp_path, guest):
     from datetime import timedelta
 
-    from game.services.heists import heists_abandon_stale
+    from game.services.abandon import heists_abandon_stale
 
     view = start(guest)
     heist_id = view["id"]

@@ -21,7 +21,7 @@ from game.models import FeaturedEntry, FeaturedSlot, Heist
 from game.rivals.personas import get_persona
 from game.selectors.featured import leaderboard_top
 from game.services import featured as featured_services
-from game.services.heists import heist_abandon
+from game.services.abandon import heist_abandon
 from shop.economy import get_economy
 from shop.models import Reason, Transaction
 from shop.selectors import wallet_balance

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from game.models import Heist
 from game.presenters.profile import export_heists
-from game.services.heists import heists_abandon_stale
+from game.services.abandon import heists_abandon_stale
 from game.tasks import abandon_stale_heists
 from tests.support.heists import make_player, play_out, post, seal, start
 

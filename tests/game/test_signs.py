@@ -18,6 +18,7 @@ from django.utils import timezone
 from game.models import Heist
 from game.owners import Owner
 from game.selectors import heists as selectors
+from game.services import abandon
 from game.services import heists as services
 from game.tasks import plan_rival_night
 from shop import services as shop_services
@@ -94,7 +95,7 @@ def test_an_abandoned_heist_earns_nothing_and_the_result_page_says_so():
     Heist.objects.filter(pk=view["id"]).update(
         last_activity_at=timezone.now() - dt.timedelta(days=2)
     )
-    assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
+    assert abandon.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
     heist = Heist.objects.get(pk=view["id"])
     assert (heist.status, heist.signs_awarded, heist.signs_reason) == (
         "abandoned",
@@ -108,7 +109,7 @@ def test_an_abandoned_heist_earns_nothing_and_the_result_page_says_so():
     assert "This heist was abandoned, so it earned no Signs." in result_page(client, view["id"])
     # The admin's abandon says the same.
     other = start(client)
-    services.heist_abandon(heist_id=other["id"])
+    abandon.heist_abandon(heist_id=other["id"])
     assert Heist.objects.get(pk=other["id"]).signs_reason == "abandoned"
 
 
@@ -232,12 +233,12 @@ def test_an_abandoned_heist_counts_toward_the_days_twenty(settings, how):
     _earn_today(user, 19)
     left = start(client)
     if how == "admin":
-        services.heist_abandon(heist_id=left["id"])
+        abandon.heist_abandon(heist_id=left["id"])
     elif how == "stale":
         Heist.objects.filter(pk=left["id"]).update(
             last_activity_at=timezone.now() - dt.timedelta(days=2)
         )
-        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
+        assert abandon.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
     view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the first one here
     assert Heist.objects.get(pk=left["id"]).status == "abandoned"
     done = play_out(client, view)
@@ -251,7 +252,7 @@ def test_an_abandoned_heist_counts_toward_the_days_twenty(settings, how):
 def test_an_abandoned_heist_is_a_loss_on_the_profile():
     user, client = make_player()
     view = start(client)
-    services.heist_abandon(heist_id=view["id"])
+    abandon.heist_abandon(heist_id=view["id"])
     page = client.get("/accounts/profile/").content.decode()
     from game.presenters.profile import profile_context
 
@@ -279,10 +280,10 @@ def test_an_abandoned_practice_retry_counts_toward_nothing(settings, how):
     assert retry.status_code == 201, retry.content
     left = retry.json()["id"]
     if how == "admin":
-        services.heist_abandon(heist_id=left)
+        abandon.heist_abandon(heist_id=left)
     elif how == "stale":
         Heist.objects.filter(pk=left).update(last_activity_at=timezone.now() - dt.timedelta(days=2))
-        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
+        assert abandon.heists_abandon_stale(older_than=dt.timedelta(days=1)) == 1
     view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the retry here
     assert Heist.objects.get(pk=left).status == "abandoned"
     assert not HeistEarning.objects.filter(heist_id=left).exists(), how
@@ -306,10 +307,10 @@ def test_an_abandoned_challenge_counts_toward_nothing(settings, how):
     assert HeistEarning.objects.filter(user=user).count() == 19
     left = accept(client, slug)["id"]
     if how == "admin":
-        services.heist_abandon(heist_id=left)
+        abandon.heist_abandon(heist_id=left)
     elif how == "stale":
         Heist.objects.filter(pk=left).update(last_activity_at=timezone.now() - dt.timedelta(days=2))
-        assert services.heists_abandon_stale(older_than=dt.timedelta(days=1)) >= 1
+        assert abandon.heists_abandon_stale(older_than=dt.timedelta(days=1)) >= 1
     view = start(client)  # with HEIST_ACTIVE_MAX 1, "cap" abandons the challenge here
     assert Heist.objects.get(pk=left).status == "abandoned"
     assert not HeistEarning.objects.filter(heist_id=left).exists(), how
