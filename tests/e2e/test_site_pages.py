@@ -160,10 +160,15 @@ def test_the_set_up_keeps_start_in_view_with_every_name_in_full(site, new_page, 
     form = page.locator("#setup-form").bounding_box()
     height = page.evaluate("document.documentElement.scrollHeight")
     seen = []
+    # From where the page stands once the set-up is open to where the form's end meets the
+    # screen's bottom, half a screen at a time and the end itself (the box is the viewport's:
+    # the form's end in the page is its bottom plus the scroll).
     top = int(page.evaluate("window.scrollY"))
-    bottom = int(form["y"] + form["height"] - viewport["height"])
-    for y in range(top, max(top, bottom) + 1, max(1, viewport["height"] // 2)):
+    bottom = int(form["y"] + form["height"] + top - viewport["height"])
+    stops = [*range(top, max(top, bottom), max(1, viewport["height"] // 2)), max(top, bottom)]
+    for y in stops:
         page.evaluate(f"window.scrollTo(0, {y})")
+        assert int(page.evaluate("window.scrollY")) == y, (y, "the page cannot scroll there")
         box = start.bounding_box()
         seen.append(y)
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (y, box)
