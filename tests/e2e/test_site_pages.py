@@ -65,6 +65,9 @@ def _start_a_heist(page, site) -> str:
 
 @SIZES
 def test_every_page_has_a_one_line_header_and_passes_axe(site, slot, new_page, shots, viewport):
+    from shop.services import shop_catalogue_load
+
+    shop_catalogue_load()  # the shop as players see it, not an empty one
     page = new_page(viewport)
     for path, name in [
         ("/", "home"),
@@ -325,7 +328,7 @@ def _result_lines(page) -> list[int]:
     )]  # fmt: skip
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@SIZES
 def test_a_ranked_featured_result_lists_every_sign_the_ledger_paid(
     site, slot, new_page, shots, viewport
 ):
@@ -362,7 +365,7 @@ def test_a_ranked_featured_result_lists_every_sign_the_ledger_paid(
     audit(page, shots, "result-featured-podium")
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@SIZES
 def test_a_new_player_is_welcomed_once_with_the_signs(site, new_page, shots, viewport):
     page = new_page(viewport)
     sign_up(page, site)
