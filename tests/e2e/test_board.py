@@ -42,7 +42,7 @@ THREE = pytest.mark.parametrize(
 # --- the first heist, taught ---------------------------------------------------------------------
 
 
-@SIZES
+@THREE
 def test_guided_first_heist_from_the_home_page_to_the_result(site, new_page, shots, viewport):
     page = new_page(viewport, has_touch=touch(viewport))
     new_guest_board(page, site)
@@ -126,7 +126,7 @@ def test_guided_first_heist_from_the_home_page_to_the_result(site, new_page, sho
 # --- words, details, and the rest ----------------------------------------------------------------
 
 
-@SIZES
+@THREE
 def test_the_words_of_the_board_are_defined_where_they_appear(site, new_page, shots, viewport):
     page = new_page(viewport, has_touch=touch(viewport))
     start_heist_by_api(page, site, deck=CHEAP_DECK)
@@ -170,7 +170,7 @@ def test_the_words_of_the_board_are_defined_where_they_appear(site, new_page, sh
     expect(sheet).to_contain_text("cools")
 
 
-@SIZES
+@THREE
 def test_sealing_with_no_crew_asks_first(site, new_page, shots, viewport):
     page = new_page(viewport)
     new_guest_board(page, site)

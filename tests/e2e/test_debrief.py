@@ -1,8 +1,9 @@
-"""The debrief in Chromium at phone and desktop size (issue 25): a finished heist's result page
-shows its accuracy, the turning point as a card that opens that night in the replay, each
-night's label; the replay shows yours, the best and why; "Try this night again" opens a practice
-board from that night, which plays to its end and says how it compares. axe finds nothing
-serious or critical; screenshots of each at both sizes go to the e2e artifacts folder."""
+"""The debrief in Chromium on a phone, a phone held sideways and a desktop (issue 25): a
+finished heist's result page shows its accuracy, the turning point as a card that opens that
+night in the replay, each night's label; the replay shows yours, the best and why; "Try this
+night again" opens a practice board from that night, whose first night is played on the board
+by taps, which plays to its end and says how it compares. axe finds nothing serious or
+critical; screenshots of each at the three sizes go to the e2e artifacts folder."""
 
 from __future__ import annotations
 
@@ -13,10 +14,25 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import DESKTOP, PHONE, audit, heist_id, start_heist
+from tests.support.browser import (
+    DESKTOP,
+    LANDSCAPE,
+    PHONE,
+    SEAL,
+    audit,
+    decline_tour,
+    finish_reveal,
+    heist_id,
+    in_view,
+    seal,
+    send_one,
+    start_heist,
+)
 from tests.support.heists import crew_costs, legal_plan
 
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+SIZES = pytest.mark.parametrize(
+    "viewport", [PHONE, LANDSCAPE, DESKTOP], ids=["phone", "landscape", "desktop"]
+)
 
 
 def play_by_api(page, base: str, hid: str, *, seed: int) -> dict:
@@ -90,6 +106,17 @@ def test_the_debrief_on_the_result_and_replay_and_a_retry_that_plays(
     expect(page.locator("#b-night")).to_have_text(str(tp["night"]))
     expect(page.locator(".card").first).to_be_visible()
     audit(page, shots, "debrief-retry-board")
+    # Its first night played on the board, by taps, as any night.
+    decline_tour(page)
+    send_one(page)
+    # The practice note above it leaves the board its screen: Seal in view.
+    assert in_view(page, page.get_by_role("button", name=SEAL)), page.evaluate("scrollY")
+    seal(page)
+    finish_reveal(page)
+    # (Its history starts with the earlier nights it copies, then the night just played.)
+    played = page.request.get(f"{site}/api/v1/heists/{retry}/").json()["history"]
+    assert [n["night"] for n in played] == list(range(1, tp["night"] + 1))
+    assert len(played[-1]["you"]["crew"]) == 1
     done = play_by_api(page, site, retry, seed=11)
     assert done["result"]["signs_awarded"] is None
     page.goto(f"{site}/heists/{retry}/result/")

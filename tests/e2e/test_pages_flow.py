@@ -1,8 +1,9 @@
-"""The pages around the board in Chromium at phone and desktop size (issue 18): a new guest from
-the home page to the first sealed night, counting taps; Quick heist in the first screen of a
-phone; "Continue your heist"; the result's win, draw and loss; the replay stepped night by night,
-with and without JavaScript. axe finds nothing serious or critical on each page; screenshots of
-each state at both sizes go to the e2e artifacts folder.
+"""The pages around the board in Chromium (issue 18): a new guest from the home page to the
+first sealed night, counting taps, and Quick heist in the first screen, on a phone and a
+desktop; "Continue your heist", the result's win, draw and loss and the replay stepped night by
+night on a phone, a phone held sideways and a desktop (and without JavaScript). axe finds
+nothing serious or critical on each page; screenshots of each state go to the e2e artifacts
+folder.
 
 The taps count is printed (run with ``-s`` or read the terminal summary):
 ``taps from the home page to the first sealed night (<size>): N``.
@@ -18,6 +19,7 @@ from playwright.sync_api import expect
 from tests.support.browser import (
     ADULT_BIRTH_DATE,
     DESKTOP,
+    LANDSCAPE,
     PHONE,
     SEAL,
     audit,
@@ -28,6 +30,9 @@ from tests.support.heists import age_checked_client, fix_the_game_seeds, heists_
 
 TAPS_MAX = 6  # issue 18: home page to the first sealed night, besides typing the date of birth
 SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+THREE = pytest.mark.parametrize(
+    "viewport", [PHONE, LANDSCAPE, DESKTOP], ids=["phone", "landscape", "desktop"]
+)
 
 
 def _size(viewport) -> str:
@@ -126,7 +131,7 @@ def test_new_guest_from_home_to_first_sealed_night_counting_taps(
     assert tap.count <= TAPS_MAX, tap.log
 
 
-@SIZES
+@THREE
 def test_continue_your_heist_appears_and_opens_the_board(site, new_page, shots, viewport):
     page = new_page(viewport)
     page.goto(site + "/play/")
@@ -165,7 +170,7 @@ def _finished_heist(page, site) -> str:
     return hid
 
 
-@SIZES
+@THREE
 def test_result_page_win_draw_and_loss(site, new_page, shots, viewport, settings, monkeypatch):
     """Three real heists, played to their end through the API by one guest (the first win,
     draw and loss of a fixed series), each result page seen in that guest's browser."""
@@ -218,7 +223,7 @@ def test_result_page_win_draw_and_loss(site, new_page, shots, viewport, settings
     assert heist_id(page) != hid
 
 
-@SIZES
+@THREE
 def test_replay_steps_night_by_night_and_folds_the_details(site, new_page, shots, viewport):
     page = new_page(viewport)
     hid = _finished_heist(page, site)

@@ -1,8 +1,9 @@
-"""The shop in Chromium, at phone and desktop size (issue 13): a new player signs up, plays a
-heist and sees the Signs it earned, buys a Night Market crew and a card back in the shop
-(confirming the price and the balance after), wears the back, builds a deck with the crew,
-plays it and sees the back on the board. axe finds nothing serious or critical on the shop (as
-a guest, signed in, confirming, and wearing each board theme) and the board wears each theme.
+"""The shop in Chromium, on a phone, a phone held sideways and a desktop (issue 13): a new
+player signs up, plays a heist and sees the Signs it earned, buys a Night Market crew and a card
+back in the shop (confirming the price and the balance after), sees the back shown big and whole
+on the screen, wears it, builds a deck with the crew, plays it and sees the back on the board.
+axe finds nothing serious or critical on the shop (as a guest, signed in, confirming, and
+wearing each board theme) and the board wears each theme.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from playwright.sync_api import expect
 
 from tests.support.browser import (
     DESKTOP,
+    LANDSCAPE,
     PHONE,
     audit,
     finish_heist_by_api,
     heist_id,
+    in_view,
     menu_link,
     open_choices,
     sign_up,
@@ -27,7 +30,9 @@ CREW = ("fence", "Fence", 150)  # a Night Market crew (shop/data/catalogue.json)
 BACK = ("back-neon", "Neon Alley", 80)
 THEMES = (("theme-vault", "Vault Steel"), ("theme-velvet", "Velvet Lounge"),
           ("theme-harbour", "Harbour Fog"))  # fmt: skip
-VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+VIEWPORTS = pytest.mark.parametrize(
+    "viewport", [PHONE, LANDSCAPE, DESKTOP], ids=["phone", "landscape", "desktop"]
+)
 
 
 @pytest.fixture
@@ -93,6 +98,11 @@ def _buy_with_the_dialog(page, slug: str, name: str, price: int, shots=None) -> 
     if slug.startswith("back-"):
         assert box["width"] >= 180 and box["height"] >= 252, box
         assert slug in art.evaluate("e => getComputedStyle(e).backgroundImage")
+    # All of it on the screen at once, its name and its art (on a phone held sideways too).
+    title = unveil.locator(".unveil-title")
+    expect(title).to_have_text(name)
+    for part in (title, art, unveil.get_by_role("button", name="Wear it now")):
+        assert in_view(page, part), part.bounding_box()
     if shots is not None:
         audit(page, shots, f"shop-unveil-{slug}")
     unveil.get_by_role("button", name="Not now").click()

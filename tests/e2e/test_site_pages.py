@@ -65,6 +65,9 @@ def _start_a_heist(page, site) -> str:
 
 @SIZES
 def test_every_page_has_a_one_line_header_and_passes_axe(site, slot, new_page, shots, viewport):
+    from shop.services import shop_catalogue_load
+
+    shop_catalogue_load()  # the shop as players see it, not an empty one
     page = new_page(viewport)
     for path, name in [
         ("/", "home"),
@@ -160,10 +163,15 @@ def test_the_set_up_keeps_start_in_view_with_every_name_in_full(site, new_page, 
     form = page.locator("#setup-form").bounding_box()
     height = page.evaluate("document.documentElement.scrollHeight")
     seen = []
+    # From where the page stands once the set-up is open to where the form's end meets the
+    # screen's bottom, half a screen at a time and the end itself (the box is the viewport's:
+    # the form's end in the page is its bottom plus the scroll).
     top = int(page.evaluate("window.scrollY"))
-    bottom = int(form["y"] + form["height"] - viewport["height"])
-    for y in range(top, max(top, bottom) + 1, max(1, viewport["height"] // 2)):
+    bottom = int(form["y"] + form["height"] + top - viewport["height"])
+    stops = [*range(top, max(top, bottom), max(1, viewport["height"] // 2)), max(top, bottom)]
+    for y in stops:
         page.evaluate(f"window.scrollTo(0, {y})")
+        assert int(page.evaluate("window.scrollY")) == y, (y, "the page cannot scroll there")
         box = start.bounding_box()
         seen.append(y)
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (y, box)
@@ -320,7 +328,7 @@ def _result_lines(page) -> list[int]:
     )]  # fmt: skip
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@SIZES
 def test_a_ranked_featured_result_lists_every_sign_the_ledger_paid(
     site, slot, new_page, shots, viewport
 ):
@@ -357,7 +365,7 @@ def test_a_ranked_featured_result_lists_every_sign_the_ledger_paid(
     audit(page, shots, "result-featured-podium")
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@SIZES
 def test_a_new_player_is_welcomed_once_with_the_signs(site, new_page, shots, viewport):
     page = new_page(viewport)
     sign_up(page, site)

@@ -117,6 +117,14 @@ def without_randomness(view):
     return out
 
 
+def without_nonce(result):
+    """A night's result less the rival's nonce and commitment (fresh in every heist)."""
+    out = json.loads(json.dumps(result))
+    out["rival"].pop("nonce")
+    out["rival"].pop("commitment")
+    return out
+
+
 def play_recording(client, view, *, seed):
     """Play the heist out as the board does, keeping its view at the start of each night (once
     the rival has sealed)."""
@@ -157,9 +165,23 @@ def test_a_retry_starts_from_exactly_that_nights_position(player, night):
     view = client.get(f"/api/v1/heists/{retry['id']}/").json()
     assert view["phase"] == "planning"
     assert without_randomness(view) == without_randomness(views[night])
-    # Played to the end: never earns, and it says how it went against the first time.
+    # The rival's random stream too: the plan sealed that night the first time meets the same
+    # rival plan, and the night turns out the same (the rival's fresh nonce aside).
+    then = first["history"][night - 1]
     balance = wallet_balance(user=user)
-    end, _ = play_recording(client, view, seed=99)
+    again = seal(
+        client,
+        retry["id"],
+        {
+            "night": night,
+            "crew": [{"card": c["card"], "vault": c["vault"]} for c in then["you"]["crew"]],
+            "boost": then["you"]["boost"],
+        },
+    )
+    assert again.status_code == 200, again.content
+    assert without_nonce(again.json()["result"]) == without_nonce(then)
+    # Played to the end: never earns, and it says how it went against the first time.
+    end, _ = play_recording(client, again.json()["heist"], seed=99)
     assert end["result"]["signs_awarded"] is None
     assert Heist.objects.get(pk=end["id"]).signs_reason == "practice"
     assert wallet_balance(user=user) == balance
