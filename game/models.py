@@ -440,3 +440,7 @@ class FeaturedTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slot_id}: {self.entries} at {self.score} ({self.margin:+d})"
+
+
+# The jobs' one table lives with the jobs (game/jobs/); imported here so it is a model of game.
+from game.jobs.models import JobPeriod  # noqa: E402, F401

@@ -54,6 +54,7 @@ from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmet
 from game.selectors.heists import heist_load
 from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
+from game.services.jobs import jobs_heist_finished
 from game.services.ranked import (
     featured_heist_finished,
     featured_rank_claim,
@@ -440,6 +441,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
             "featured_bonus",
         ]
     )
+    jobs_heist_finished(heist=heist)  # the jobs it completed, paid once (same transaction)
     debrief_schedule(heist.pk)
     return heist
 

@@ -25,6 +25,7 @@ from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
 from game.views.debrief import debrief_context
+from game.views.jobs import jobs_for
 from shop import selectors as shop_selectors
 from veyltak_site.exceptions import ApplicationError
 
@@ -194,6 +195,7 @@ def heist_result(request, heist_id):
             "signs_reason": game.signs_reason,
             # Every Sign it paid, by reason, read from the ledger itself.
             "signs_paid": _signs_paid(request, game),
+            "jobs": jobs_for(request.user),
             "urls": _urls(heist_id),
         },
     )
