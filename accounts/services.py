@@ -103,7 +103,9 @@ def time_zone_set(
     Profile.objects.filter(pk=profile.pk).update(time_zone=name)
     if name == old:  # "" (UTC) to an explicit UTC: kept, but the day turns where it did
         return name, False
-    time_zone_changed.send(sender=Profile, user=user, old=old, new=name)
+    time_zone_changed.send(
+        sender=Profile, user=user, old=old, new=name, first=not profile.time_zone
+    )
     return name, True
 
 

@@ -6,6 +6,7 @@ from django.dispatch import Signal
 account_deleting = Signal()
 
 # Sent inside `time_zone_set`'s transaction when a player's time zone changes, with `user=`,
-# `old=` and `new=` (zone names; an unset zone is "UTC"). The game connects here to move the
-# end of the player's current jobs' day to a midnight of the new zone.
+# `old=` and `new=` (zone names; an unset zone is "UTC") and `first=` (the player had none set:
+# this is the browser's first word, or the player's). The game connects here to move the end
+# of the player's current jobs' day to a midnight of the new zone.
 time_zone_changed = Signal()

@@ -9,6 +9,7 @@ class GameConfig(AppConfig):
         from accounts import extensions
         from game import signals  # noqa: F401  (connects the receivers)
         from game.presenters import profile
+        from game.presenters.jobs import export_jobs
         from game.views.jobs import jobs_profile
 
         # accounts never imports game: game fills its seams (DESIGN.md section 2).
@@ -23,3 +24,4 @@ class GameConfig(AppConfig):
         )
         extensions.register_export_section("heists", data=profile.export_heists, order=1)
         extensions.register_export_section("decks", data=profile.export_decks, order=2)
+        extensions.register_export_section("jobs", data=export_jobs, order=3)

@@ -32,7 +32,7 @@ def anonymise_heists(sender, user, **kwargs) -> None:
 
 
 @receiver(time_zone_changed, dispatch_uid="game.jobs_time_zone")
-def move_jobs_day(sender, user, old, new, **kwargs) -> None:
+def move_jobs_day(sender, user, old, new, first=False, **kwargs) -> None:
     # In the change's transaction: the day in progress ends at a midnight of the new zone
     # (never less than 20 hours after it began), or the change does not happen.
-    jobs_time_zone_changed(user_id=user.pk, time_zone=new)
+    jobs_time_zone_changed(user_id=user.pk, time_zone=new, first=first)

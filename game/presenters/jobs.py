@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from accounts import time_zones
 from game.domain import JobBoard, JobState
+from game.models import JobPeriod
 from game.presenters.render import present
 
 
@@ -96,3 +97,18 @@ def jobs_card(board: JobBoard, now: dt.datetime, *, zone_unset: bool) -> dict[st
         "done": sum(1 for j in daily if j["done"]),
         "zone_unset": zone_unset,
     }
+
+
+def export_jobs(user) -> list[dict[str, Any]]:
+    """The player's periods and the jobs drawn for them, for the account export (what each
+    paid is in the wallet's entries, reason ``job``)."""
+    return [
+        {
+            "kind": p.kind,
+            "starts_at": p.starts_at.isoformat(),
+            "ends_at": p.ends_at.isoformat(),
+            "time_zone": p.time_zone,
+            "jobs": [{k: j[k] for k in ("slug", "text", "goal", "reward")} for j in p.jobs],
+        }
+        for p in JobPeriod.objects.filter(user_id=user.pk).order_by("starts_at", "kind")
+    ]

@@ -207,10 +207,17 @@ def jobs_heist_finished(*, heist: Heist) -> list[JobPaid]:
 
 
 @transaction.atomic
-def jobs_time_zone_changed(*, user_id: int, time_zone: str, now: dt.datetime | None = None) -> int:
+def jobs_time_zone_changed(
+    *, user_id: int, time_zone: str, first: bool = False, now: dt.datetime | None = None
+) -> int:
     """The player's time zone changed (accounts' ``time_zone_changed``, in its transaction):
     the periods in force end at a boundary of the new zone instead, never less than
-    ``periods.SHORTEST`` after their start and always after ``now``. Returns how many moved."""
+    ``periods.SHORTEST`` after their start and always after ``now``. Returns how many moved.
+
+    ``first``: the player had no zone yet (the browser says where it is on the first page it
+    shows, which has already opened the day in UTC). A period of theirs that has paid nothing
+    is then dropped rather than stretched: it opens again, drawn afresh, in the player's own
+    zone at the next look, after the end of the one before it like any other."""
     _lock(user_id)
     now = now or timezone.now()
     zone = time_zones.zone(time_zone)
@@ -219,6 +226,11 @@ def jobs_time_zone_changed(*, user_id: int, time_zone: str, now: dt.datetime | N
         period = job_selectors.period_latest(user_id=user_id, kind=kind)
         if period is None or not (period.starts_at <= now < period.ends_at):
             continue
-        end = periods.moved_end(kind, zone, period.starts_at, now)
-        moved += JobPeriod.objects.filter(pk=period.pk).update(ends_at=end, time_zone=time_zone)
+        keys = [job_key(user_id=user_id, period=period, slug=j["slug"]) for j in period.jobs]
+        if first and not shop_selectors.ledger_keys_posted(keys):
+            period.delete()
+        else:
+            end = periods.moved_end(kind, zone, period.starts_at, now)
+            JobPeriod.objects.filter(pk=period.pk).update(ends_at=end, time_zone=time_zone)
+        moved += 1
     return moved
