@@ -1,6 +1,7 @@
 // The jobs section of a player with no time zone yet: the browser says where it is, once
 // (PUT /api/v1/me/time-zone/ with if_unset, so a zone the player chose is never overridden),
-// and the section is drawn again from the server's own page with the day's new end.
+// and the section is drawn again from the server's own page with the day's new end whenever
+// the zone in force is not the one it was drawn in (another tab may have set it meanwhile).
 (async function () {
   "use strict";
   const section = document.getElementById("jobs");
@@ -29,7 +30,7 @@
   } catch {
     return;
   }
-  if (!answer.changed) return;
+  if (answer.time_zone === section.dataset.zone) return;
   const page = await fetch(window.location.href, {
     credentials: "same-origin",
     headers: { Accept: "text/html" },
