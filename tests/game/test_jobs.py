@@ -15,12 +15,17 @@ from game.selectors.heists import heist_snapshot
 from game.services.heists import heist_finish, heists_claim_guest
 from game.services.jobs import job_key, jobs_heist_finished
 from shop import selectors as shop_selectors
+from shop.economy import get_economy
 from shop.models import Transaction
 from shop.services import shop_catalogue_load, signs_welcome
 from tests.support.heists import age_checked_client, make_player, post
 from tests.support.jobs import play, pool_of, use_pool
 
 pytestmark = [pytest.mark.django_db, pytest.mark.jobs]
+
+# What each tier pays (shop/data/economy/<current>.json).
+PAY = dict(get_economy().jobs)
+EASY, MEDIUM, WEEKLY, STARTER = PAY["easy"], PAY["medium"], PAY["weekly"], PAY["starter"]
 
 
 def _job(slug: str, kind: str, goal: int, tier: str = "easy", **params) -> dict:
@@ -79,14 +84,16 @@ def test_the_answer_holds_three_daily_jobs_one_weekly_and_the_starter(small_pool
     assert {j["slug"] for j in answer["daily"]} == {"loot-1", "finish-2", "vaults-far"}
     first = answer["daily"][0]
     assert set(first) == {"slug", "text", "progress", "goal", "reward", "done", "paid"}
-    assert answer["starter"] == {"slug": "first-3", "text": "Do first-3", "progress": 0,
-                                 "goal": 3, "reward": 50, "done": False, "paid": False}  # fmt: skip
+    assert answer["starter"] == {
+        "slug": "first-3", "text": "Do first-3", "progress": 0, "goal": 3, "reward": STARTER,
+        "done": False, "paid": False,
+    }  # fmt: skip
     assert answer["time_zone"] == "UTC" == client.get("/api/v1/me/").json()["time_zone"]
     # The rewards are the economy's, by tier.
     assert {j["slug"]: j["reward"] for j in answer["daily"]} == {
-        "loot-1": 20, "finish-2": 30, "vaults-far": 20
+        "loot-1": EASY, "finish-2": MEDIUM, "vaults-far": EASY
     }  # fmt: skip
-    assert answer["weekly"][0]["reward"] == 150
+    assert answer["weekly"][0]["reward"] == WEEKLY
     # Asking again opens nothing new: one period of each kind.
     jobs(client)
     assert JobPeriod.objects.filter(user=user).count() == 2
@@ -105,21 +112,21 @@ def test_a_job_pays_once_in_the_heists_own_transaction_and_the_result_page_says_
         "Job done: Do loot-1",
     )
     amounts = {e.account.slug or "wallet": e.amount for e in paid.entries.select_related("account")}
-    assert amounts == {"wallet": 20, "rewards": -20}
-    assert shop_selectors.wallet_balance(user=user) == heist.signs_awarded + 20
+    assert amounts == {"wallet": EASY, "rewards": -EASY}
+    assert shop_selectors.wallet_balance(user=user) == heist.signs_awarded + EASY
     state = by_slug(jobs(client))
     assert state["loot-1"]["done"] and state["loot-1"]["paid"]
     assert state["finish-2"] == {**state["finish-2"], "progress": 1, "done": False, "paid": False}
     # The result page's Signs list every ledger line about the heist: the award and the job.
     text = page_text(client, f"/heists/{heist.pk}/result/")
-    assert "Job done: +20 Signs · Do loot-1" in text
-    assert f"You earned {heist.signs_awarded + 20} Signs for this heist." in text
+    assert f"Job done: +{EASY} Signs · Do loot-1" in text
+    assert f"You earned {heist.signs_awarded + EASY} Signs for this heist." in text
 
     # Retried: the finish hook again, or the whole finish again, pays nothing more.
     assert jobs_heist_finished(heist=heist) == []
     heist_finish(heist=heist, state=heist_snapshot(heist).state)
     assert Transaction.objects.filter(reason="job").count() == 1
-    assert shop_selectors.wallet_balance(user=user) == heist.signs_awarded + 20
+    assert shop_selectors.wallet_balance(user=user) == heist.signs_awarded + EASY
 
     # The second heist finishes "finish-2"; the third the week's job and the starter.
     second = play(client, "idle")
@@ -135,7 +142,7 @@ def test_a_job_pays_once_in_the_heists_own_transaction_and_the_result_page_says_
     assert answer["starter"] is None  # paid: gone
     assert all(j["paid"] for j in answer["weekly"])
     awards = sum(Heist.objects.filter(user=user).values_list("signs_awarded", flat=True))
-    assert shop_selectors.wallet_balance(user=user) == awards + 20 + 30 + 150 + 50
+    assert shop_selectors.wallet_balance(user=user) == awards + EASY + MEDIUM + WEEKLY + STARTER
     call_command("check_signs_ledger")
 
 
@@ -144,13 +151,13 @@ def test_home_and_the_profile_show_the_jobs_with_their_progress(small_pool):
     play(client, "greedy", seed=1)
     home = page_text(client, "/")
     assert "Your jobs 1/3 today" in home
-    assert "Do loot-1 +20 Signs ✓ Done, paid" in home
-    assert "Do finish-2 +30 Signs 1 of 2" in home
-    assert "First job Do first-3 +50 Signs 1 of 3" in home
-    assert "This week" in home and "Do finish-3 +150 Signs 1 of 3" in home
+    assert f"Do loot-1 +{EASY} Signs ✓ Done, paid" in home
+    assert f"Do finish-2 +{MEDIUM} Signs 1 of 2" in home
+    assert f"First job Do first-3 +{STARTER} Signs 1 of 3" in home
+    assert "This week" in home and f"Do finish-3 +{WEEKLY} Signs 1 of 3" in home
     assert "at midnight UTC" in home
     profile = page_text(client, "/accounts/profile/")
-    assert "Do loot-1 +20 Signs ✓ Done, paid" in profile
+    assert f"Do loot-1 +{EASY} Signs ✓ Done, paid" in profile
     assert "Your time zone" in profile
 
 

@@ -16,6 +16,7 @@ from game.services import heists as services
 from game.services.jobs import jobs_heist_finished
 from game.tasks import plan_rival_night
 from shop import selectors as shop_selectors
+from shop.economy import get_economy
 from shop.models import Transaction
 from tests.support.heists import make_player, seal, start
 from tests.support.jobs import pool_of, use_pool
@@ -88,7 +89,10 @@ def test_heists_finishing_at_once_pay_a_job_that_needs_them_all_exactly_once(mon
     references = set(paid.values_list("reference", flat=True))
     assert len(references) == 1 and references <= {f"heist:{h}" for h in heist_ids}
     awards = sum(Heist.objects.filter(pk__in=heist_ids).values_list("signs_awarded", flat=True))
-    assert shop_selectors.wallet_balance(user=user) == awards + 20 + 150 + 50
+    pay = get_economy().jobs
+    assert shop_selectors.wallet_balance(user=user) == (
+        awards + pay["easy"] + pay["weekly"] + pay["starter"]
+    )
 
     # The finish hook run again for every heist, several at once (a repeated task): nothing.
     again: list = []
