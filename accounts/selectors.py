@@ -124,6 +124,8 @@ def account_export(*, user: AbstractBaseUser) -> dict:
         "profile": {
             "handle": profile.handle if profile else "",
             "display_name": profile.display_name if profile else "",
+            # "" until the browser or the player set one (the day then turns in UTC).
+            "time_zone": profile.time_zone if profile else "",
             "created_at": profile.created_at.isoformat() if profile else None,
         },
         "age_check": {

@@ -203,6 +203,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "age_check",
         "heists",
         "decks",
+        "jobs",
         "wallet",
         "collection",
     }
@@ -210,10 +211,13 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     assert data["emails"] == [{"email": "alice@example.com", "verified": True, "primary": True}]
     assert data["profile"]["display_name"] == "Night Owl"
     assert data["profile"]["handle"] == "owl"
+    assert data["profile"]["time_zone"] == ""  # none set yet: her day turns in UTC
     assert data["age_check"]["passed"] is True
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
     assert data["decks"] == []
+    # Her periods of jobs and the jobs drawn (none opened yet: she has not looked at them).
+    assert data["jobs"] == []
     # The shop's section (accounts.extensions): her own wallet, the welcome grant in it.
     assert data["wallet"]["balance"] == 100
     assert [(e["reason"], e["amount"]) for e in data["wallet"]["entries"]] == [("welcome", 100)]
