@@ -8,6 +8,7 @@ player sets it.
 
 from __future__ import annotations
 
+import datetime as dt
 import zoneinfo
 from functools import cache
 
@@ -33,12 +34,13 @@ _LISTED_PREFIXES = (
 
 @cache
 def known() -> frozenset[str]:
-    """Every zone name this server can turn a day in."""
+    """Every zone name this server can turn a day in (UTC always, even on a machine without
+    the system's zone files: there, UTC is all it knows)."""
     return frozenset(
         z
         for z in zoneinfo.available_timezones()
         if z not in _NOT_ZONES and not z.startswith(("posix/", "right/"))
-    )
+    ) | {DEFAULT}
 
 
 @cache
@@ -58,6 +60,9 @@ def clean(name: object) -> str:
     )
 
 
-def zone(name: str) -> zoneinfo.ZoneInfo:
-    """The ZoneInfo of a stored name; an empty name (not set yet) is UTC."""
-    return zoneinfo.ZoneInfo(name or DEFAULT)
+def zone(name: str) -> dt.tzinfo:
+    """The zone of a stored name; an empty name (not set yet) is UTC, which needs no zone
+    file."""
+    if not name or name == DEFAULT:
+        return dt.UTC
+    return zoneinfo.ZoneInfo(name)

@@ -18,7 +18,6 @@ with its start and end (game.jobs.models.JobPeriod) and the rules here decide th
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 DAILY, WEEKLY = "daily", "weekly"
 STEP = {DAILY: dt.timedelta(days=1), WEEKLY: dt.timedelta(days=7)}
@@ -26,7 +25,7 @@ STEP = {DAILY: dt.timedelta(days=1), WEEKLY: dt.timedelta(days=7)}
 SHORTEST = {DAILY: dt.timedelta(hours=20), WEEKLY: dt.timedelta(days=6, hours=20)}
 
 
-def _midnight(day: dt.date, zone: ZoneInfo) -> dt.datetime:
+def _midnight(day: dt.date, zone: dt.tzinfo) -> dt.datetime:
     # On the few days a zone skips midnight (a clock change at 00:00), this is the instant
     # the day begins: zoneinfo reads the missing 00:00 with the offset before the change.
     return dt.datetime.combine(day, dt.time(0), tzinfo=zone).astimezone(dt.UTC)
@@ -37,7 +36,7 @@ def _first_day(kind: str, day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday()) if kind == WEEKLY else day
 
 
-def boundary_at_or_before(kind: str, zone: ZoneInfo, at: dt.datetime) -> dt.datetime:
+def boundary_at_or_before(kind: str, zone: dt.tzinfo, at: dt.datetime) -> dt.datetime:
     """The latest midnight (Monday's, for a week) in ``zone`` at or before ``at``."""
     day = _first_day(kind, at.astimezone(zone).date())
     start = _midnight(day, zone)
@@ -47,7 +46,7 @@ def boundary_at_or_before(kind: str, zone: ZoneInfo, at: dt.datetime) -> dt.date
     return start
 
 
-def boundary_at_or_after(kind: str, zone: ZoneInfo, at: dt.datetime) -> dt.datetime:
+def boundary_at_or_after(kind: str, zone: dt.tzinfo, at: dt.datetime) -> dt.datetime:
     """The first midnight (Monday's, for a week) in ``zone`` at or after ``at``."""
     day = _first_day(kind, at.astimezone(zone).date())
     end = _midnight(day, zone)
@@ -58,7 +57,7 @@ def boundary_at_or_after(kind: str, zone: ZoneInfo, at: dt.datetime) -> dt.datet
 
 
 def opening(
-    kind: str, zone: ZoneInfo, now: dt.datetime, previous_end: dt.datetime | None
+    kind: str, zone: dt.tzinfo, now: dt.datetime, previous_end: dt.datetime | None
 ) -> tuple[dt.datetime, dt.datetime]:
     """(start, end) of the period of ``kind`` to open at ``now`` when the player has none in
     force; ``previous_end`` is the end of their last one (None for their first)."""
@@ -68,7 +67,7 @@ def opening(
     return start, boundary_at_or_after(kind, zone, start + SHORTEST[kind])
 
 
-def moved_end(kind: str, zone: ZoneInfo, start: dt.datetime, now: dt.datetime) -> dt.datetime:
+def moved_end(kind: str, zone: dt.tzinfo, start: dt.datetime, now: dt.datetime) -> dt.datetime:
     """The new end of a period in progress since ``start`` when the zone changes to ``zone``
     at ``now``."""
     end = boundary_at_or_after(kind, zone, start + SHORTEST[kind])
