@@ -107,14 +107,19 @@ def _progress(job: dict[str, Any], heists: Iterable[HeistFacts]) -> int:
     return sum(conditions.steps(job["kind"], job["params"], h, levels) for h in heists)
 
 
+def _keys(user_id: int, period: JobPeriod | None, jobs: list[dict[str, Any]]) -> dict[str, str]:
+    return {j["slug"]: job_key(user_id=user_id, period=period, slug=j["slug"]) for j in jobs}
+
+
 def _states(
-    user_id: int, period: JobPeriod | None, jobs: list[dict[str, Any]], heists: list[HeistFacts]
+    jobs: list[dict[str, Any]], keys: dict[str, str], paid: set[str], heists: list[HeistFacts]
 ) -> list[JobState]:
-    keys = {j["slug"]: job_key(user_id=user_id, period=period, slug=j["slug"]) for j in jobs}
-    paid = shop_selectors.ledger_keys_posted(keys.values())
+    """Each job with its progress; a paid job is done and not counted again (a Kingpin
+    regular's week holds a hundred heists or more, each read back from its stored nights)."""
     states = []
     for job in jobs:
-        progress = _progress(job, heists)
+        is_paid = keys[job["slug"]] in paid
+        progress = job["goal"] if is_paid else _progress(job, heists)
         states.append(
             JobState(
                 slug=job["slug"],
@@ -123,7 +128,7 @@ def _states(
                 goal=job["goal"],
                 reward=job["reward"],
                 done=progress >= job["goal"],
-                paid=keys[job["slug"]] in paid,
+                paid=is_paid,
             )
         )
     return states
@@ -138,21 +143,32 @@ def _starter_state(user_id: int) -> JobState | None:
     job = _starter()
     if job is None:
         return None
-    if shop_selectors.ledger_keys_posted([job_key(user_id=user_id, period=None, slug=job["slug"])]):
+    keys = _keys(user_id, None, [job])
+    if shop_selectors.ledger_keys_posted(keys.values()):
         return None
     first = job_selectors.counting_heists(user_id=user_id, first=STARTER_HEISTS)
-    return _states(user_id, None, [job], first)[0]
+    return _states([job], keys, set(), first)[0]
 
 
 def _board_read(user_id: int, now: dt.datetime) -> JobBoard:
     opened = {kind: _period_open(user_id=user_id, kind=kind, now=now) for kind in KINDS}
-    since = min(p.starts_at for p in opened.values())
-    until = max(p.ends_at for p in opened.values())
-    heists = job_selectors.counting_heists(user_id=user_id, since=since, until=until)
+    keys = {kind: _keys(user_id, p, p.jobs) for kind, p in opened.items()}
+    paid = shop_selectors.ledger_keys_posted(k for ks in keys.values() for k in ks.values())
+    # The heists of the periods with a job still to pay (none once all are paid).
+    open_ = [p for kind, p in opened.items() if set(keys[kind].values()) - paid]
+    heists = (
+        job_selectors.counting_heists(
+            user_id=user_id,
+            since=min(p.starts_at for p in open_),
+            until=max(p.ends_at for p in open_),
+        )
+        if open_
+        else []
+    )
     jobs = {}
     for kind, period in opened.items():
         inside = [h for h in heists if period.starts_at <= h.finished_at < period.ends_at]
-        jobs[kind] = _states(user_id, period, period.jobs, inside)
+        jobs[kind] = _states(period.jobs, keys[kind], paid, inside)
     return JobBoard(
         time_zone=account_selectors.time_zone(user=user_id),
         daily=opened[periods.DAILY],
