@@ -15,7 +15,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import extensions, gate, selectors, services
+from accounts import extensions, gate, selectors, services, time_zones
+from accounts.permissions import SignedIn
 from veyltak_site.schema import errors
 from veyltak_site.throttling import ScopedRateThrottle
 
@@ -30,6 +31,10 @@ def me_serializer() -> type[serializers.Serializer]:
         "authenticated": serializers.BooleanField(),
         "username": serializers.CharField(allow_null=True, help_text="Your public handle."),
         "adult_confirmed": serializers.BooleanField(),
+        "time_zone": serializers.CharField(
+            allow_null=True,
+            help_text="Where your day turns (jobs): an IANA name, UTC until set; null for a guest.",
+        ),
         # Copies made now come after ours (DRF orders fields by when they were made).
         **{name: copy.deepcopy(field) for name, field in extensions.me_fields().items()},
     }
@@ -50,6 +55,7 @@ class MeApi(APIView):
             # The public handle (accounts/names.py), never the account's internal username.
             "username": selectors.public_handle(user=user) if authenticated else None,
             "adult_confirmed": selectors.adult_confirmed(request),
+            "time_zone": selectors.time_zone(user=user) if authenticated else None,
             **extensions.me_values(user if authenticated else None),
         }
         return Response(me_serializer()(data).data)
@@ -98,3 +104,47 @@ class AgeCheckApi(APIView):
         serializer.is_valid(raise_exception=True)
         services.age_check(request=request, birth_date=serializer.validated_data["birth_date"])
         return Response(self.AgeCheckSerializer({"adult_confirmed": True}).data)
+
+
+class TimeZoneApi(APIView):
+    permission_classes = [SignedIn]
+
+    class TimeZoneInputSerializer(serializers.Serializer):
+        time_zone = serializers.CharField(
+            max_length=time_zones.MAX_LENGTH, help_text="An IANA name, e.g. Europe/Paris."
+        )
+        if_unset = serializers.BooleanField(
+            default=False,
+            help_text="Only if none is set yet (the browser's guess never overrides a choice).",
+        )
+
+    class TimeZoneSerializer(serializers.Serializer):
+        time_zone = serializers.CharField(help_text="The zone now in force.")
+        changed = serializers.BooleanField()
+
+    @extend_schema(
+        request=TimeZoneInputSerializer,
+        description=(
+            "Set where your day turns (your jobs reset at midnight there). A change never "
+            "makes a day shorter than 20 hours: the day in progress ends at the first "
+            "midnight of the new zone at least 20 hours after it began."
+        ),
+        responses={
+            200: TimeZoneSerializer,
+            **errors(
+                **{
+                    "400": "`invalid_input`, `unknown_time_zone`, `parse_error`.",
+                    "403": "`sign_in_required`: a guest has no profile to keep it.",
+                }
+            ),
+        },
+    )
+    def put(self, request):
+        data = self.TimeZoneInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        name, changed = services.time_zone_set(
+            user=request.user,
+            time_zone=data.validated_data["time_zone"],
+            if_unset=data.validated_data["if_unset"],
+        )
+        return Response(self.TimeZoneSerializer({"time_zone": name, "changed": changed}).data)

@@ -29,7 +29,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 
 # The export's own keys (accounts.views.export and selectors.account_export).
 EXPORT_OWN_KEYS = frozenset({"format", "exported_at", "account", "emails", "profile", "age_check"})
-ME_OWN_FIELDS = frozenset({"authenticated", "username", "adult_confirmed"})
+ME_OWN_FIELDS = frozenset({"authenticated", "username", "adult_confirmed", "time_zone"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate, names, selectors
+from accounts import gate, names, selectors, time_zones
 from accounts.limits import login_failed_wait
 from veyltak_site.throttling import too_many_requests
 
@@ -167,6 +167,24 @@ class ProfileForm(forms.Form):
         help_text="Shown to you only, on this page. Leave it empty to use your public name.",
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
+
+
+class TimeZoneForm(forms.Form):
+    """The zone the player's day turns in; checked again by the service."""
+
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        help_text="Your daily jobs turn over at midnight here. A change never makes a day "
+        "shorter than 20 hours.",
+    )
+
+    def __init__(self, *args, current: str = time_zones.DEFAULT, **kwargs):
+        super().__init__(*args, **kwargs)
+        listed = time_zones.choices()
+        # An alias a browser sent (US/Eastern) is kept selectable as the player's own.
+        names_ = listed if current in listed else (current, *listed)
+        self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in names_]
+        self.fields["time_zone"].initial = current
 
 
 class DeleteAccountForm(forms.Form):

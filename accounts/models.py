@@ -3,6 +3,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from accounts import time_zones
 from accounts.names import HANDLE_MAX, generated_handle, handle_keys
 
 
@@ -25,6 +26,9 @@ class Profile(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     adult_confirmed_at = models.DateTimeField(null=True, blank=True)
     gate_version = models.CharField(max_length=16, blank=True)
+    # Where the player's day turns (their jobs', game.services.jobs): an IANA name, set first
+    # from the browser, then on the profile; "" until then, which counts as UTC.
+    time_zone = models.CharField(max_length=time_zones.MAX_LENGTH, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

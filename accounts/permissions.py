@@ -19,3 +19,15 @@ class AdultConfirmed(BasePermission):
             "Please confirm your date of birth before you play.",
             status_code=403,
         )
+
+
+class SignedIn(BasePermission):
+    """What a signed-in player keeps (their time zone, their jobs): a guest gets 403
+    ``sign_in_required`` (DESIGN.md section 5), a code the client can act on."""
+
+    def has_permission(self, request, view) -> bool:
+        if request.user and request.user.is_authenticated:
+            return True
+        raise ApplicationError(
+            "sign_in_required", "Sign in to keep jobs and a time zone.", status_code=403
+        )

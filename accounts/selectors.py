@@ -7,12 +7,24 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
-from accounts import extensions, gate, names, persons
+from accounts import extensions, gate, names, persons, time_zones
 from accounts.models import PersonUse, Profile
 
 
 def profile_get(*, user: AbstractBaseUser) -> Profile | None:
     return Profile.objects.filter(user=user).first()
+
+
+def time_zone(*, user: AbstractBaseUser | int) -> str:
+    """The zone the player's day turns in: their own, or UTC while they have none."""
+    user_id = user if isinstance(user, int) else user.pk
+    name = Profile.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
+    return name or time_zones.DEFAULT
+
+
+def time_zone_chosen(*, user: AbstractBaseUser) -> bool:
+    """Whether the player (or their browser) has set a zone yet."""
+    return Profile.objects.filter(user=user).exclude(time_zone="").exists()
 
 
 def user_adult_confirmed(*, user: AbstractBaseUser) -> bool:
@@ -112,6 +124,8 @@ def account_export(*, user: AbstractBaseUser) -> dict:
         "profile": {
             "handle": profile.handle if profile else "",
             "display_name": profile.display_name if profile else "",
+            # "" until the browser or the player set one (the day then turns in UTC).
+            "time_zone": profile.time_zone if profile else "",
             "created_at": profile.created_at.isoformat() if profile else None,
         },
         "age_check": {

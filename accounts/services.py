@@ -14,9 +14,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
-from accounts import gate, names, selectors
+from accounts import gate, names, selectors, time_zones
 from accounts.models import GateRecord, PersonUse, Profile
-from accounts.signals import account_deleting
+from accounts.signals import account_deleting, time_zone_changed
 from veyltak_site.exceptions import ApplicationError
 
 
@@ -74,6 +74,39 @@ def profile_update(
     except IntegrityError:
         raise _handle_taken() from None
     return profile
+
+
+@transaction.atomic
+def time_zone_set(
+    *, user: AbstractBaseUser, time_zone: str, if_unset: bool = False
+) -> tuple[str, bool]:
+    """Set the zone the player's day turns in (jobs, DESIGN.md section 11). Returns the zone
+    now in force and whether it changed. ``if_unset``: only when the player has none yet (the
+    browser's guess at the first visit never overrides the player's own choice).
+
+    400 ``unknown_time_zone`` for a name this server does not know. Under the profile's row
+    lock; the change is signalled (``time_zone_changed``) in the same transaction, so the
+    game moves the current day's end with it or not at all.
+    """
+    try:
+        name = time_zones.clean(time_zone)
+    except ValidationError as exc:
+        message = exc.messages[0]
+        raise ApplicationError(exc.code, message, fields={"time_zone": [message]}) from None
+    profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+    old = profile.time_zone or time_zones.DEFAULT
+    if if_unset and profile.time_zone:
+        return old, False
+    if profile.time_zone == name:
+        return name, False
+    # update(), not save(): the handle's look-alike keys are not this change's business.
+    Profile.objects.filter(pk=profile.pk).update(time_zone=name)
+    if name == old:  # "" (UTC) to an explicit UTC: kept, but the day turns where it did
+        return name, False
+    time_zone_changed.send(
+        sender=Profile, user=user, old=old, new=name, first=not profile.time_zone
+    )
+    return name, True
 
 
 def _handle_taken() -> ApplicationError:

@@ -12,6 +12,7 @@ urlpatterns = [
     # allauth's sign-in, its posts counted per browser and per address (RATE_LIMITS).
     path("accounts/login/", limit_posts("sign_in")(LoginView.as_view()), name="account_login"),
     path("accounts/profile/", views.profile, name="accounts_profile"),
+    path("accounts/profile/time-zone/", views.profile_time_zone, name="accounts_profile_time_zone"),
     path("accounts/export/", views.export, name="accounts_export"),
     path("accounts/delete/", views.delete, name="accounts_delete"),
     path("age-check/", views.age_check, name="age_check"),

@@ -17,7 +17,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import extensions, gate, selectors, services
-from accounts.forms import AgeCheckForm, DeleteAccountForm, ProfileForm
+from accounts.forms import AgeCheckForm, DeleteAccountForm, ProfileForm, TimeZoneForm
 from veyltak_site import throttling
 from veyltak_site.exceptions import ApplicationError
 
@@ -135,11 +135,36 @@ def profile(request: HttpRequest) -> HttpResponse:
             "handle": selectors.public_handle(user=user),
             # Beside the name: the title the player wears (the shop registers it).
             "name_titles": extensions.name_titles(user),
+            "time_zone_form": TimeZoneForm(current=selectors.time_zone(user=user)),
             # What other apps show here (accounts.extensions): game's record and heists played,
             # the shop's wallet.
             "sections": extensions.profile_sections(user),
         },
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def profile_time_zone(request: HttpRequest) -> HttpResponse:
+    """The profile's time zone form (a select, so a bad value is a crafted one: said, not
+    kept)."""
+    current = selectors.time_zone(user=request.user)
+    form = TimeZoneForm(request.POST, current=current)
+    if not form.is_valid():
+        messages.error(request, "That time zone is not one we know: choose one from the list.")
+        return redirect("accounts_profile")
+    try:
+        name, changed = services.time_zone_set(
+            user=request.user, time_zone=form.cleaned_data["time_zone"]
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"Your time zone is {name} now." if changed else f"Your time zone stays {name}.",
+        )
+    return redirect("accounts_profile")
 
 
 @login_required

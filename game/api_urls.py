@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from game import api, api_challenges, api_debrief, api_featured, api_preview
+from game import api, api_challenges, api_debrief, api_featured, api_jobs, api_preview
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -71,3 +71,5 @@ urlpatterns += [
         name="api-featured-replay",
     ),
 ]
+
+urlpatterns += [path("jobs/", api_jobs.JobsApi.as_view(), name="api-jobs")]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 from game.engine import HeistState
-from game.models import Heist, HeistNight
+from game.models import Heist, HeistNight, JobPeriod
 
 
 class HeistSnapshot:
@@ -54,3 +55,36 @@ class HeistMark(NamedTuple):
     night: int
     commitment: str | None
     overdue: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class JobState:
+    """One job of a player's period as game.services.jobs counted it."""
+
+    slug: str
+    text: str
+    progress: int  # at most the goal
+    goal: int
+    reward: int
+    done: bool
+    paid: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JobBoard:
+    """A player's jobs in force: both periods, their jobs counted, and the starter job."""
+
+    time_zone: str
+    daily: JobPeriod
+    weekly: JobPeriod
+    jobs: dict[str, list[JobState]]  # by period kind
+    starter: JobState | None  # None once paid (or without a starter job)
+
+
+@dataclass(frozen=True, slots=True)
+class JobPaid:
+    """A job a finished heist paid."""
+
+    slug: str
+    text: str
+    reward: int

@@ -476,6 +476,7 @@ class FeaturedTally(models.Model):
         return f"{self.slot_id}: {self.entries} at {self.score} ({self.margin:+d})"
 
 
-# The rating's tables live in their own module (size); importing them here makes them the game
-# app's models.
+# The rating's tables and the jobs' one table live in modules of their own (size; game/jobs/);
+# importing them here makes them the game app's models.
+from game.jobs.models import JobPeriod  # noqa: E402, F401
 from game.rating_models import PlayerRating, RatingChange  # noqa: E402, F401

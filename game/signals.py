@@ -6,8 +6,9 @@ from allauth.account.signals import user_logged_in
 from django.dispatch import receiver
 
 from accounts.guest import guest_id
-from accounts.signals import account_deleting
+from accounts.signals import account_deleting, time_zone_changed
 from game.services.heists import heists_anonymise, heists_claim_guest
+from game.services.jobs import jobs_time_zone_changed
 from game.services.ranked import featured_account_leaving
 
 
@@ -28,3 +29,10 @@ def anonymise_heists(sender, user, **kwargs) -> None:
     # hash of the addresses), and the entries of open slots leave their boards (issue 27, S4).
     featured_account_leaving(user=user)
     heists_anonymise(user=user)
+
+
+@receiver(time_zone_changed, dispatch_uid="game.jobs_time_zone")
+def move_jobs_day(sender, user, old, new, first=False, **kwargs) -> None:
+    # In the change's transaction: the day in progress ends at a midnight of the new zone
+    # (never less than 20 hours after it began), or the change does not happen.
+    jobs_time_zone_changed(user_id=user.pk, time_zone=new, first=first)

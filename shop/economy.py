@@ -1,9 +1,11 @@
 """The numbers of the Signs economy, as versioned data (DESIGN.md section 6).
 
 One ``data/economy/<version>.json`` per version: the welcome grant, the daily limit on earning
-heists, and the earning table by outcome and difficulty. Like a ruleset, a version never changes
-once players have earned under it: a new table is a new file and a new ``CURRENT_VERSION``, and
-every heist earning records the version it was paid under.
+heists, the earning table by outcome and difficulty, and (from 2026.12) what jobs pay by tier
+(DESIGN.md section 11: the game's job pool names a tier for each job, this table its Signs).
+Like a ruleset, a version never changes once players have earned under it: a new table is a new
+file and a new ``CURRENT_VERSION``, and every heist earning (and every period of jobs) records
+the version it was paid under.
 
 Pure data and checks: no database. The difficulty slugs are the game's (``game.rivals``); the
 shop does not import the game, so a test checks that the table covers exactly those.
@@ -18,7 +20,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-CURRENT_VERSION = "2026.11"
+CURRENT_VERSION = "2026.12"
 OUTCOMES = ("win", "draw", "loss")
 
 
@@ -33,6 +35,8 @@ class Economy:
     daily_heist_limit: int
     # outcome -> difficulty -> Signs
     heist: Mapping[str, Mapping[str, int]]
+    # job tier (the game's job pool names one per job) -> Signs; empty before jobs existed.
+    jobs: Mapping[str, int] = MappingProxyType({})
 
     @property
     def difficulties(self) -> tuple[str, ...]:
@@ -47,6 +51,12 @@ class Economy:
                 f"{difficulty!r}"
             ) from None
 
+    def job_reward(self, tier: str) -> int:
+        try:
+            return self.jobs[tier]
+        except KeyError:
+            raise EconomyError(f"economy {self.version}: no job reward for tier {tier!r}") from None
+
 
 def _positive_int(value: object, where: str) -> int:
     # bool is an int in Python; a table cell of `true` is a typo, not 1 Sign.
@@ -59,7 +69,7 @@ def parse(data: object, *, version: str) -> Economy:
     """Check and freeze one economy file's contents."""
     if not isinstance(data, dict):
         raise EconomyError(f"economy {version}: expected an object")
-    unknown = set(data) - {"version", "welcome", "daily_heist_limit", "heist"}
+    unknown = set(data) - {"version", "welcome", "daily_heist_limit", "heist", "jobs"}
     if unknown:
         raise EconomyError(f"economy {version}: unknown fields {sorted(unknown)}")
     if data.get("version") != version:
@@ -89,6 +99,18 @@ def parse(data: object, *, version: str) -> Economy:
             data.get("daily_heist_limit"), f"economy {version}: daily_heist_limit"
         ),
         heist=MappingProxyType(frozen),
+        jobs=_jobs(data.get("jobs", {}), version),
+    )
+
+
+def _jobs(table: object, version: str) -> Mapping[str, int]:
+    if not isinstance(table, dict):
+        raise EconomyError(f"economy {version}: 'jobs' must be an object of tier: Signs")
+    return MappingProxyType(
+        {
+            str(tier): _positive_int(v, f"economy {version}: jobs.{tier}")
+            for tier, v in table.items()
+        }
     )
 
 

@@ -85,6 +85,7 @@ class Reason(models.TextChoices):
     PURCHASE = "purchase", "Purchase"
     GRANT = "grant", "Grant"
     REFUND = "refund", "Refund"
+    JOB = "job", "Job done"
 
 
 class Transaction(models.Model):

@@ -70,6 +70,14 @@ def wallet_entries_about(
     )
 
 
+def ledger_keys_posted(keys: Iterable[str]) -> set[str]:
+    """Which of ``keys`` the ledger holds a transaction for (a job's payout: paid or not)."""
+    keys = list(keys)
+    if not keys:
+        return set()
+    return set(Transaction.objects.filter(key__in=keys).values_list("key", flat=True))
+
+
 def system_balances() -> dict[str, int]:
     """Each system account's balance, derived from its entries (no row keeps it)."""
     rows = (

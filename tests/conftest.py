@@ -61,3 +61,14 @@ def _no_rate_limits(settings):
     # whichever test ran late. Tests of the limits set RATE_LIMITS themselves (and one plays
     # with DEFAULT_RATE_LIMITS: a normal player never meets them).
     settings.RATE_LIMITS = {}
+
+
+@pytest.fixture(autouse=True)
+def _jobs_out_of_reach(request, monkeypatch):
+    # Jobs are drawn per player and day: a random draw could pay a job in any test that plays a
+    # heist, and move the balances it checks. Only tests marked `jobs` play a real pool
+    # (tests/support/jobs.py says more).
+    if request.node.get_closest_marker("jobs") is None:
+        from tests.support.jobs import out_of_reach_pool, use_pool
+
+        use_pool(monkeypatch, out_of_reach_pool())

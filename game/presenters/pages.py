@@ -362,7 +362,7 @@ def signs_paid(
     """What a heist paid, line by line, as the ledger holds it (``entries``: the player's
     wallet entries about the heist and, for a prize-winning ranked heist, its slot's prize),
     each with the words the result page says: the outcome's award, the featured bonus, the
-    place."""
+    place, the jobs it completed ("Job done: +30 Signs", and the job)."""
     lines = []
     for entry in entries:
         tx = entry.transaction
@@ -372,5 +372,7 @@ def signs_paid(
             label = f"{rank} place in the featured heist “{slot_name}”"
         elif tx.reason == Reason.FEATURED:
             label = "Featured bonus: a ranked featured heist finished"
+        elif tx.reason == Reason.JOB:
+            label = tx.memo.removeprefix("Job done: ")
         lines.append({"amount": entry.amount, "reason": tx.reason, "label": label})
     return {"lines": lines, "total": sum(line["amount"] for line in lines)}

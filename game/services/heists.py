@@ -53,6 +53,7 @@ from game.selectors.heists import heist_load
 from game.services.abandon import heists_make_room
 from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
+from game.services.jobs import jobs_heist_finished
 from game.services.ranked import (
     featured_heist_finished,
     featured_rank_claim,
@@ -383,6 +384,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
         ]
     )
     rating_heist_finished(heist=heist)
+    jobs_heist_finished(heist=heist)  # the jobs it completed, paid once (same transaction)
     debrief_schedule(heist.pk)
     return heist
 

@@ -109,11 +109,13 @@ def _rate(heist: Heist, anchors: Anchors, now) -> RatingChange | None:
     return change
 
 
-@transaction.atomic
 def rating_heist_finished(*, heist: Heist) -> RatingChange | None:
     """Rate a heist ``heist_finish`` just finished (same transaction, its row locked). Returns
     the change, or None when the heist does not rate or was rated already."""
-    return _rate(heist, current(), timezone.now())
+    if not heist_rates(heist):
+        return None  # a guest's, a practice retry's, a challenge's: not even a savepoint
+    with transaction.atomic():
+        return _rate(heist, current(), timezone.now())
 
 
 @transaction.atomic

@@ -28,6 +28,7 @@ from game.selectors.challenges import answer_in_play
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
 from game.views.challenges import challenge_board_note, challenge_context
 from game.views.debrief import debrief_context
+from game.views.jobs import jobs_for
 from shop import selectors as shop_selectors
 from veyltak_site.exceptions import ApplicationError
 
@@ -203,6 +204,7 @@ def heist_result(request, heist_id):
             # Every Sign it paid, by reason, read from the ledger itself.
             "signs_paid": _signs_paid(request, game),
             "rating": present_rating.result_rating(game, signed_in=request.user.is_authenticated),
+            "jobs": jobs_for(request.user),
             "urls": _urls(heist_id),
         },
     )

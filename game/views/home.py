@@ -12,6 +12,7 @@ from game.presenters import lesson, pages, words
 from game.selectors import catalogue as catalogue_selectors
 from game.selectors.heists import heist_in_play, heist_last_level
 from game.views.featured import _featured_home
+from game.views.jobs import jobs_for
 
 
 def home(request):
@@ -31,6 +32,7 @@ def home(request):
             # The game itself above the fold: the worked night's board (game.presenters.lesson).
             "night": lesson.worked_night(ruleset),
             "in_play": _in_play(request),
+            "jobs": jobs_for(request.user),
         },
     )
 

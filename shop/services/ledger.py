@@ -45,9 +45,12 @@ SYSTEM_ACCOUNT = {
     Reason.GRANT: "grants",
     Reason.PURCHASE: "shop",
     Reason.REFUND: "shop",
+    Reason.JOB: "rewards",
 }
 SYSTEM_ACCOUNTS = ("rewards", "grants", "shop")
-CREDIT_REASONS = frozenset({Reason.HEIST, Reason.FEATURED, Reason.WELCOME, Reason.GRANT})
+CREDIT_REASONS = frozenset(
+    {Reason.HEIST, Reason.FEATURED, Reason.WELCOME, Reason.GRANT, Reason.JOB}
+)
 DEBIT_REASONS = frozenset({Reason.PURCHASE})
 
 KEY_MAX = Transaction._meta.get_field("key").max_length

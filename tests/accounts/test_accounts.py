@@ -204,6 +204,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
         "heists",
         "decks",
         "rating",
+        "jobs",
         "wallet",
         "collection",
     }
@@ -211,6 +212,7 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     assert data["emails"] == [{"email": "alice@example.com", "verified": True, "primary": True}]
     assert data["profile"]["display_name"] == "Night Owl"
     assert data["profile"]["handle"] == "owl"
+    assert data["profile"]["time_zone"] == ""  # none set yet: her day turns in UTC
     assert data["age_check"]["passed"] is True
     assert data["age_check"]["gate_version"] == gate.GATE_VERSION
     assert data["heists"] == []
@@ -218,6 +220,8 @@ def test_export_holds_exactly_the_players_own_data(adult_date):
     # Game's rating: the start, nothing rated yet.
     assert (data["rating"]["value"], data["rating"]["heists"]) == (1500, 0)
     assert data["rating"]["provisional"] is True and data["rating"]["changes"] == []
+    # Her periods of jobs and the jobs drawn (none opened yet: she has not looked at them).
+    assert data["jobs"] == []
     # The shop's section (accounts.extensions): her own wallet, the welcome grant in it.
     assert data["wallet"]["balance"] == 100
     assert [(e["reason"], e["amount"]) for e in data["wallet"]["entries"]] == [("welcome", 100)]

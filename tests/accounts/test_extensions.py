@@ -18,8 +18,15 @@ def clean_registry(monkeypatch):
 
 def test_game_fills_the_profile_and_the_export_before_the_wallet():
     user = get_user_model().objects.create_user(username="x@example.com", password="pw-12345678")
-    assert [s["key"] for s in extensions.profile_sections(user)] == ["heists", "wallet"]
-    assert list(extensions.export_sections(user)) == ["heists", "decks", "collection", "wallet"]
+    # Jobs first on the profile: what there is to do today.
+    assert [s["key"] for s in extensions.profile_sections(user)] == ["jobs", "heists", "wallet"]
+    assert list(extensions.export_sections(user)) == [
+        "heists",
+        "decks",
+        "jobs",
+        "collection",
+        "wallet",
+    ]
 
 
 def test_export_sections_come_in_order_then_by_key_and_a_key_is_replaced(clean_registry):
