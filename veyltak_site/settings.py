@@ -252,8 +252,8 @@ CELERY_BEAT_SCHEDULE["clear-idempotency-records"] = {
 # RATE_HEIST_START_ADDRESS. An address may hold many players (a household, a school, a
 # carrier's NAT): its limits are ten times a session's or more.
 _RATE_DEFAULTS = {
-    # Each start queues a rival turn. A heist takes minutes: 30 starts in 10 minutes is far
-    # beyond play.
+    # Each start queues a rival turn (a challenge's answer and a practice retry count here
+    # too). A heist takes minutes: 30 starts in 10 minutes is far beyond play.
     "heist_start": ("30/10m", "200/10m"),
     # Featured starts queue rival turns like any start: their own door, the same size.
     "featured_start": ("30/10m", "200/10m"),

@@ -92,11 +92,19 @@ def challenge_answers(*, challenge: Challenge) -> list[Heist]:
     return heists
 
 
-def answer_in_play(*, heist: Heist, owner: Owner) -> bool:
-    """Whether ``owner`` is playing a challenge of ``heist`` now (its replay would deal them
-    their own heist: a share link of it waits until they finish)."""
+def seed_in_play(*, heist: Heist, owner: Owner) -> bool:
+    """Whether ``owner`` is playing a heist dealt from ``heist``'s seed now: a challenge of it,
+    or of the heist it answers or retries. Every heist of one seed (the challenged heist, each
+    friend's answer, a practice retry of any of them) shows the same hands and loot, so a
+    share link of any of them waits until the viewer has finished their own.
+
+    A practice retry in play does not count: its seed is its own finished heist's, which its
+    player has seen already."""
     return Heist.objects.filter(
-        owner.heist_filter(), challenge__heist=heist, status=Heist.Status.ACTIVE
+        owner.heist_filter(),
+        server_seed=heist.server_seed,
+        status=Heist.Status.ACTIVE,
+        practice_night__isnull=True,
     ).exists()
 
 

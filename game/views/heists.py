@@ -24,7 +24,7 @@ from game.presenters import pages
 from game.presenters import rating as present_rating
 from game.presenters import replay as present_replay
 from game.selectors import catalogue as catalogue_selectors
-from game.selectors.challenges import answer_in_play
+from game.selectors.challenges import seed_in_play
 from game.selectors.heists import heist_get, heist_load_any, heist_snapshot
 from game.views.challenges import challenge_board_note, challenge_context
 from game.views.debrief import debrief_context
@@ -141,8 +141,9 @@ def _shared_heist(request, heist_id):
     game = found.heist
     if game.featured_slot_id is not None and game.featured_slot.closed_at is None:
         return None
-    # Someone playing a challenge of this heist holds its seed's heist: not until they finish.
-    if answer_in_play(heist=game, owner=owner_from_request(request)):
+    # Someone playing a heist of this seed (a challenge of it, or of the heist it answers or
+    # retries) would see their own hands and loot: not until they finish.
+    if seed_in_play(heist=game, owner=owner_from_request(request)):
         return None
     return game
 

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.validators import slug_re
 from django.db import transaction
 
 from shop.models import COSMETIC_KINDS, Equipped, ItemKind, Ownership, ShopItem
 from shop.services.ledger import _user_id
 from veyltak_site.exceptions import ApplicationError
+
+
+def _is_slug(item: object) -> bool:
+    # A page's form posts the item as it stands: anything but a slug (a NUL, which PostgreSQL
+    # text cannot hold, or a name longer than any) is no item, never a database error.
+    return (
+        isinstance(item, str)
+        and len(item) <= ShopItem._meta.get_field("slug").max_length
+        and slug_re.fullmatch(item) is not None
+    )
 
 
 @transaction.atomic
@@ -30,7 +41,7 @@ def item_equip(*, user: AbstractBaseUser, kind: object, item: object) -> None:
     if item is None:
         Equipped.objects.filter(user_id=uid, kind=kind).delete()
         return
-    shop_item = ShopItem.objects.filter(slug=item).first() if isinstance(item, str) else None
+    shop_item = ShopItem.objects.filter(slug=item).first() if _is_slug(item) else None
     if shop_item is None:
         raise ApplicationError(
             "unknown_item", "The shop has nothing by that name.", status_code=404

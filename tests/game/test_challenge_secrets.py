@@ -14,6 +14,7 @@ import pytest
 from django.core import signing
 
 from game.models import Heist
+from game.services.debriefs import debrief_compute
 from game.tasks import plan_rival_night
 from tests.support.challenges import make_challenge
 from tests.support.heists import (
@@ -23,6 +24,7 @@ from tests.support.heists import (
     make_player,
     play_out,
     post,
+    seal,
     start,
 )
 from tests.support.secrets import OtherHeistScanner, Scanner, challenge_shown_before_the_end
@@ -155,3 +157,39 @@ def test_the_scanner_sees_the_other_heist(guest, player):
     for leak in (hidden.server_seed, str(hidden.pk), night.rival_nonce, night.rival_commitment):
         with pytest.raises(AssertionError):
             OtherHeistScanner().check(Leaky(leak), hidden)
+
+
+def test_no_heist_of_the_same_seed_is_shared_with_a_friend_still_playing():
+    """A share link of any heist dealt from the challenged heist's seed (another friend's
+    finished answer, a practice retry of the original or of that answer) would show a friend
+    still playing their own heist: its seed and every night's loot. It answers 404 to them until
+    they finish, as the original's does; to anyone else, and to them afterwards, 200."""
+    _, challenger = make_player("challenger@example.com")
+    original = play_out(challenger, start(challenger), seed=1)
+    slug = make_challenge(challenger, original["id"])["slug"]
+    _, first = make_player("first@example.com")
+    answered = play_out(first, post(first, f"/api/v1/challenges/{slug}/heists/").json(), seed=2)
+    retries = []
+    for client, heist_id in ((challenger, original["id"]), (first, answered["id"])):
+        debrief_compute(heist_id=heist_id)
+        retry = post(client, f"/api/v1/heists/{heist_id}/retry/", {"night": 4})
+        assert retry.status_code == 201, retry.content
+        retries.append(play_out(client, retry.json(), seed=3)["id"])
+    same_seed = [answered["id"], *retries]
+    seed = Heist.objects.get(pk=original["id"]).server_seed
+    assert Heist.objects.filter(pk__in=same_seed, server_seed=seed).count() == 3
+
+    friend = age_checked_client()
+    view = post(friend, f"/api/v1/challenges/{slug}/heists/").json()
+    rng, costs = random.Random(5), crew_costs()
+    for _ in range(2):
+        response = seal(friend, view["id"], legal_plan(view, rng, costs))
+        assert response.status_code == 200, response.content
+        view = response.json()["heist"]
+    stranger = age_checked_client()
+    for heist_id in same_seed:
+        assert friend.get(_share_link(heist_id)).status_code == 404, heist_id
+        assert stranger.get(_share_link(heist_id)).status_code == 200, heist_id
+    play_out(friend, view, seed=4)
+    for heist_id in same_seed:
+        assert friend.get(_share_link(heist_id)).status_code == 200, heist_id

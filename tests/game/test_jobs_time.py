@@ -183,6 +183,48 @@ def test_changing_zone_never_makes_a_day_shorter_than_20_hours_nor_pays_twice():
     call_command("check_signs_ledger")
 
 
+# Every whole-hour offset from UTC-12 to UTC+14 (the Etc zones' signs are POSIX's, reversed).
+EVERY_HOUR = [f"Etc/GMT{-h:+d}" if h else "UTC" for h in range(-12, 15)]
+
+
+def test_a_player_hopping_zones_every_day_gains_at_most_one_day_in_five():
+    """The best a player can do by changing zones (issue 27's pass over the jobs): every day,
+    try every offset and keep the one whose midnight comes soonest, then cross midnight there
+    and back again. Each day still lasts 20 hours at least, so 10 days of the clock hold at most
+    12 days of jobs (24 / 20), and each day pays its job once."""
+    user, client = make_player()
+    begin = dt.datetime(2027, 3, 2, 0, 0, tzinfo=dt.UTC)
+    with time_machine.travel(begin + dt.timedelta(hours=1), tick=False) as clock:
+        now = begin + dt.timedelta(hours=1)
+        while now < begin + dt.timedelta(days=10):
+            play(client, "greedy", seed=int(now.timestamp()) % 1000)
+            assert loot_job(jobs(client))["paid"]
+            # Try every offset; keep the soonest turn of the day.
+            soonest = {}
+            for zone in EVERY_HOUR:
+                set_zone(client, zone)
+                soonest[zone] = dt.datetime.fromisoformat(jobs(client)["resets_at"])
+            zone = min(soonest, key=soonest.get)
+            set_zone(client, zone)
+            resets = dt.datetime.fromisoformat(jobs(client)["resets_at"])
+            assert resets == soonest[zone]
+            # A minute before that midnight, hop to a zone already past it and back.
+            now = resets - dt.timedelta(minutes=1)
+            clock.move_to(now)
+            set_zone(client, "Pacific/Kiritimati" if zone != "Pacific/Kiritimati" else "UTC")
+            set_zone(client, zone)
+            assert loot_job(jobs(client))["paid"]  # still the same day, paid already
+            play(client, "greedy", seed=7)
+            now = resets + dt.timedelta(minutes=1)
+            clock.move_to(now)
+        hours = (now - begin) / dt.timedelta(hours=1)
+        days = assert_periods_sound(user)
+        payouts = loot_payouts(user)
+    assert len(payouts) == len({p.key for p in payouts}) == len(days)
+    assert len(days) <= hours / 20 + 1, (len(days), hours)
+    call_command("check_signs_ledger")
+
+
 def test_the_browser_sets_the_zone_only_while_none_is_set():
     _user, client = make_player()
     browser = {"time_zone": "Asia/Tokyo", "if_unset": True}

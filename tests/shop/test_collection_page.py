@@ -102,3 +102,22 @@ def test_the_profile_and_the_menu_link_to_it(client):
     assert page.count('href="/collection/"') == 2  # the menu and the Signs section
     here = client.get("/collection/").content.decode()
     assert re.search(r'<a href="/collection/" aria-current="page">Collection</a>', here)
+
+
+@pytest.mark.parametrize(
+    "item", ["\x00", "back-neon\x00", "\x00back-neon", "back-neon\x00; --", "x" * 5000]
+)
+def test_wear_with_an_item_that_is_no_slug_says_so_and_changes_nothing(client, item):
+    """The Wear form posts its item as it stands; one holding a NUL (which PostgreSQL text
+    cannot hold) or longer than any slug is an item the shop does not have, said on the page
+    the form came from, as for any unknown name (it was a 500 on PostgreSQL)."""
+    user = _player_with(client, "back-neon")
+    services.item_equip(user=user, kind="card_back", item="back-neon")
+    worn = client.post("/shop/equip/", {"kind": "card_back", "item": item, "back": "collection"})
+    assert worn.status_code == 302 and worn["Location"] == "/collection/"
+    assert "The shop has nothing by that name." in client.get("/collection/").content.decode()
+    assert selectors.equipped(user)["card_back"] == "back-neon"
+    for kind in ("card_back\x00", "\x00"):
+        wrong = client.post("/shop/equip/", {"kind": kind, "item": "back-neon"})
+        assert wrong.status_code == 302 and wrong["Location"] == "/shop/"
+    assert selectors.equipped(user)["card_back"] == "back-neon"
