@@ -326,8 +326,11 @@ def main() -> int:
     print(f"/healthz before stopping: {json.dumps(health)}")
     print(f"database: {db}")
     if broken.parent.is_dir():
+        # A message file is "<time>_<id>.<queue>.msg" (veyltak_site/broker.py).
         left_in = Counter(
-            name.rsplit(".", 2)[-2] for name in os.listdir(queue) if name.endswith(".msg")
+            name.partition(".")[2].removesuffix(".msg")
+            for name in os.listdir(queue)
+            if name.endswith(".msg")
         )
         print(
             f"broker: {len(list(broken.glob('*'))) if broken.is_dir() else 0} messages set "
