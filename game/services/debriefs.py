@@ -163,7 +163,10 @@ def _debrief_worker_lives() -> bool:
 
 def _send_again(heist_id: uuid.UUID) -> None:
     try:
-        if not cache.add(RESENT_KEY.format(heist_id), 1, settings.DEBRIEF_FALLBACK_SECONDS):
+        # At least a second apart, even with DEBRIEF_FALLBACK_SECONDS 0 (a cache timeout of 0
+        # would let every request through).
+        spacing = max(1.0, settings.DEBRIEF_FALLBACK_SECONDS)
+        if not cache.add(RESENT_KEY.format(heist_id), 1, spacing):
             return  # sent again a moment ago: give it time
         _send(heist_id)
         logger.info("debrief of heist %s overdue: its task sent again", heist_id)
