@@ -37,7 +37,7 @@ run: install
 	$(PY) manage.py load_catalogue
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo
-	@echo "  VEYLTAK is served at http://127.0.0.1:$${VEYLTAK_PORT:-8000}  (web, worker and beat; Ctrl-C stops all three)"
+	@echo "  VEYLTAK is served at http://127.0.0.1:$${VEYLTAK_PORT:-8000}  (web, the rival's and the debrief worker, beat; Ctrl-C stops all four)"
 	@echo
 	$(PY) scripts/runner.py --procfile Procfile
 

@@ -1,7 +1,9 @@
 """Benchmark the heist API over HTTP, as players use it.
 
-Serves the site with gunicorn on 127.0.0.1 (PostgreSQL, a real Celery worker on a Redis broker),
-then, in one run:
+Serves the site with gunicorn on 127.0.0.1 (PostgreSQL, a real Celery worker on a Redis broker
+taking the rival's queue; no debrief worker: finished heists' debriefs wait in their queue, so
+the worker's CPU is the rival's alone, and bench/debrief.py and bench/capacity.py measure the
+debriefs), then, in one run:
 
 1. the ceiling: N threads request a trivial DRF endpoint (GET /api/v1/crew/) for a few seconds;
 2. the seal route alone: every player seals prepared nights back to back (``--burst`` each), as

@@ -1,21 +1,31 @@
 """Capacity: the most concurrent players the site serves on this machine with seal p95 <= 100 ms
 and no errors.
 
-Serves the site as in production on this one machine (gunicorn, a Celery worker on a Redis
-broker, PostgreSQL, the Redis cache), then runs locust headless with the players of
+Serves the site as in production on this one machine (gunicorn, the rival's Celery worker and
+the debrief worker on a Redis broker, as the Procfile runs them, PostgreSQL, the Redis cache),
+then runs locust headless with the players of
 tests/load/locustfile.py (guests who pass the age check and signed-in players, rivals at 40%
 Rookie / 30% Hustler / 20% Safecracker / 10% Kingpin, 3 s of thought a night, the board's
 polling, now and then the shop or the featured leaderboard), stepping up the number of players
 (``--steps``, each held ``--hold`` seconds; the first ``--settle`` seconds of a step, while new
 players arrive and sign in, are not measured). For each step it prints the seal route's
 p50/p95/p99, requests per second, failed requests, 409 ``rival_not_sealed`` answers, the
-machine's load average, and where the CPU went (seconds per second of gunicorn, the Celery
-worker, PostgreSQL's backends of this database, this Redis, locust, and everything else on the
-machine). The figure is the largest step with seal p95 <= ``--p95-ms`` and no failed request;
-last line ``capacity_players: N``.
+machine's load average, the debriefs waiting in their queue at the step's end, and where the
+CPU went (seconds per second of gunicorn, the rival's Celery worker, the debrief worker,
+PostgreSQL's backends of this database, this Redis, locust, and everything else on the
+machine); at the end, the heists finished and the debriefs stored. The figure is the largest
+step with seal p95 <= ``--p95-ms`` and no failed request; last line ``capacity_players: N``.
 
     BENCH_REDIS_URL=redis://127.0.0.1:6379 nice -n 10 .venv-dev/bin/python bench/capacity.py
     .venv-dev/bin/python bench/capacity.py --steps 25,50 --hold 40      # quick look
+    .venv-dev/bin/python bench/capacity.py --no-debriefs                # the A/B: no debriefs
+
+Every finished heist sends its debrief task, as in production. With ``--no-debriefs`` the
+debrief worker is bench/discard_debriefs.py, which takes each task off the queue and drops it:
+the site, its messages and its processes are the same, and only the debriefs' working out and
+storing is left out, so the two runs on one commit differ by what debriefs cost and nothing
+else. A debrief worker that cannot keep up shows as a growing ``backlog``: a capacity figure
+with a backlog still growing at the last step holds only while the players come and go.
 
 The players each send an X-Forwarded-For address of their own and the site runs with
 NUM_PROXIES=1, so the per-address limits see separate people, as behind a real proxy; no limit
@@ -40,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import (  # bench/harness.py: the site, its processes
     CLOCK_TICKS,
+    DEBRIEF_QUEUE,
     ROOT,
     bench_site,
     free_port,
@@ -51,6 +62,7 @@ from harness import (  # bench/harness.py: the site, its processes
     wait_port,
 )
 from players import percentile  # bench/players.py
+from redis import Redis
 
 VENV_BIN = Path(sys.executable).parent
 LOCUSTFILE = ROOT / "tests" / "load" / "locustfile.py"
@@ -151,6 +163,13 @@ def main() -> int:
         default=0,
         help="run the Celery worker at this nice level (rival turns yield the cores to requests)",
     )
+    # As the Procfile's `debrief`: one debrief at a time, its thinking thread at DEBRIEF_NICE.
+    parser.add_argument("--debrief-concurrency", type=int, default=1)
+    parser.add_argument(
+        "--no-debriefs",
+        action="store_true",
+        help="the debrief worker drops every debrief task (bench/discard_debriefs.py): the A/B",
+    )
     parser.add_argument("--conn-max-age", type=int, default=600, help="DB_CONN_MAX_AGE")
     parser.add_argument("--shop-path", default="", help="default: /api/v1/shop/ if served")
     parser.add_argument("--database", default="veyltak_capacity")
@@ -162,7 +181,9 @@ def main() -> int:
     if args.report_only:
         var = Path(args.report_only)
         samples = [tuple(s) for s in json.loads((var / "samples.json").read_text())]
-        return report(var / "record.jsonl", samples, steps, args, var)
+        found = var / "debriefed.json"
+        debriefed = json.loads(found.read_text()) if found.exists() else None
+        return report(var / "record.jsonl", samples, steps, args, var, debriefed)
     if not (all(1 <= n <= 2000 for n in steps) and args.settle < args.hold <= 600):
         raise SystemExit("players 1..2000 a step, settle < hold <= 600 s keep the run bounded")
 
@@ -196,7 +217,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     redis_port = urlsplit(redis).port or 6379
 
-    web = worker = locust = None
+    web = worker = debriefs = locust = None
     samples: list[tuple[float, dict[str, float], float]] = []
     try:
         # Keep idle connections as a load balancer in front would (gthread parks them
@@ -222,6 +243,15 @@ def main() -> int:
             args.celery_concurrency,
             nice=args.worker_nice,
         )
+        debriefs = start_worker(
+            python,
+            env,
+            var / "debrief.log",
+            "prefork",
+            args.debrief_concurrency,
+            queue=DEBRIEF_QUEUE,
+            app="bench.discard_debriefs" if args.no_debriefs else "veyltak_site",
+        )
         wait_port(port, 60, web)
         shop_path = args.shop_path or _shop_path(base)
         schedule = ",".join(f"{n}:{args.hold:g}" for n in steps)
@@ -238,8 +268,9 @@ def main() -> int:
             f"load: {schedule} (players:seconds), {args.spawn_rate:g} new players/s, shop at "
             f"{shop_path or 'wallet or crew, no shop API'}; gunicorn {args.web_workers}x"
             f"{args.web_threads} gthread, celery prefork x{args.celery_concurrency}"
-            f"{f' at nice {args.worker_nice}' if args.worker_nice else ''}, "
-            f"DB_CONN_MAX_AGE {args.conn_max_age}",
+            f"{f' at nice {args.worker_nice}' if args.worker_nice else ''}, debriefs "
+            f"{'dropped (--no-debriefs)' if args.no_debriefs else 'worked out'} by a worker "
+            f"x{args.debrief_concurrency}, DB_CONN_MAX_AGE {args.conn_max_age}",
             flush=True,
         )
         locust = start_process(
@@ -257,14 +288,25 @@ def main() -> int:
             load_env,
             var / "locust.log",
         )
-        groups = {"gunicorn": web.pid, "worker": worker.pid, "locust": locust.pid}
+        groups = {
+            "gunicorn": web.pid,
+            "worker": worker.pid,
+            "debrief": debriefs.pid,
+            "locust": locust.pid,
+        }
+        backlog = Redis.from_url(env["CELERY_BROKER_URL"])
         limit = time.monotonic() + args.hold * len(steps) + 120
         while locust.poll() is None:
             if time.monotonic() > limit:
                 print("locust overran its schedule; stopping it", flush=True)
                 break
             samples.append(
-                (time.time(), cpu_sample(groups, args.database, redis_port), os.getloadavg()[0])
+                (
+                    time.time(),
+                    cpu_sample(groups, args.database, redis_port),
+                    os.getloadavg()[0],
+                    backlog.llen(DEBRIEF_QUEUE),
+                )
             )
             time.sleep(1.0)
         stop_process(locust)
@@ -272,9 +314,24 @@ def main() -> int:
         stop_process(locust)
         stop_process(web)
         stop_process(worker)
+        stop_process(debriefs)
         (var / "samples.json").write_text(json.dumps(samples))
 
-    return report(record, samples, steps, args, var)
+    debriefed = _debriefed(db_url)
+    (var / "debriefed.json").write_text(json.dumps(debriefed))
+    return report(record, samples, steps, args, var, debriefed)
+
+
+def _debriefed(db_url: str) -> dict[str, int]:
+    """Heists finished and debriefs stored in the benchmark's database."""
+    import psycopg
+
+    with psycopg.connect(db_url) as conn:
+        (finished,) = conn.execute(
+            "SELECT count(*) FROM game_heist WHERE status = 'finished'"
+        ).fetchone()
+        (stored,) = conn.execute("SELECT count(*) FROM game_heistdebrief").fetchone()
+    return {"finished": finished, "debriefs": stored}
 
 
 def _shop_path(base: str) -> str:
@@ -289,7 +346,7 @@ def _shop_path(base: str) -> str:
     return "/api/v1/shop/" if found else ""
 
 
-def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
+def report(record: Path, samples, steps: list[int], args, var: Path, debriefed: dict | None) -> int:
     if not record.exists():
         print(f"locust wrote no record; see {var / 'locust.log'}")
         return 1
@@ -310,8 +367,8 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
     )
     header = (
         f"{'players':>7} {'req/s':>6} {'seals/s':>7} {'seal p50':>8} {'p95':>6} {'p99':>6} "
-        f"{'failed':>6} {'409s':>5} {'load':>5}  CPU s/s: gunicorn worker postgres redis "
-        "locust others"
+        f"{'failed':>6} {'409s':>5} {'load':>5} {'backlog':>7}  CPU s/s: gunicorn worker "
+        "debrief postgres redis locust others"
     )
     print(header)
     capacity = 0
@@ -343,7 +400,8 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
             f"{users:>7} {len(real) / seconds:>6.1f} {len(seals) / seconds:>7.1f} "
             f"{percentile(seals, 50) * 1000:>8.1f} {p95:>6.1f} "
             f"{percentile(seals, 99) * 1000:>6.1f} {len(failed):>6} {not_sealed:>5} "
-            f"{b[2]:>5.2f}  {cpu['gunicorn']:>5.2f} {cpu['worker']:>6.2f} "
+            f"{b[2]:>5.2f} {b[3] if len(b) > 3 else '-':>7}  {cpu['gunicorn']:>5.2f} "
+            f"{cpu['worker']:>6.2f} {cpu.get('debrief', 0.0):>7.2f} "
             f"{cpu['postgres']:>8.2f} {cpu['redis']:>5.2f} {cpu['locust']:>6.2f} "
             f"{others:>6.2f}   {'ok' if ok else 'over'}"
         )
@@ -353,20 +411,30 @@ def report(record: Path, samples, steps: list[int], args, var: Path) -> int:
     # its part of the views, starts, sign-ins and shop visits, and the rival's turn it sets off.
     print()
     print(
-        f"{'players':>7}  CPU ms per seal: {'gunicorn':>8} {'worker':>6} {'postgres':>8} "
-        f"{'redis':>5} {'locust':>6} {'site':>6}   {'cores/seal rate':>15}"
+        f"{'players':>7}  CPU ms per seal: {'gunicorn':>8} {'worker':>6} {'debrief':>7} "
+        f"{'postgres':>8} {'redis':>5} {'locust':>6} {'site':>6}   {'cores/seal rate':>15}"
     )
     for users, parts, site in per_seal:
         served = cores * 1000 / max(site * 1000 - parts["locust"], 1e-9)
         print(
             f"{users:>7}  {'':>15} {parts['gunicorn']:>8.1f} {parts['worker']:>6.1f} "
+            f"{parts.get('debrief', 0.0):>7.1f} "
             f"{parts['postgres']:>8.1f} {parts['redis']:>5.1f} {parts['locust']:>6.1f} "
             f"{(site * 1000 - parts['locust']):>6.1f}   {served:>8.0f} seals/s"
         )
     print(
-        "site = gunicorn + worker + postgres + redis; cores/seal rate = the seals per second "
-        f"{cores} cores would carry at that cost, were the site alone on the machine"
+        "site = gunicorn + worker + debrief + postgres + redis; cores/seal rate = the seals per "
+        f"second {cores} cores would carry at that cost, were the site alone on the machine"
     )
+    print(
+        "backlog = debrief tasks waiting in their queue at the step's end (a debrief the "
+        "debrief worker has not reached yet)"
+    )
+    if debriefed is not None:
+        print(
+            f"heists finished: {debriefed['finished']}, debriefs stored: {debriefed['debriefs']}"
+            + (" (--no-debriefs: dropped)" if args.no_debriefs else "")
+        )
     print(
         "CPU s/s: CPU seconds per second of wall time (2.00 = both cores); others = the rest "
         "of the machine (other users' work, this script)"

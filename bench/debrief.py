@@ -9,8 +9,10 @@ heists (seed i: the decks of ``tournament.seat_personas(i)``, server seed
 ``bench-debrief-{i}``); every finished heist is debriefed exactly as the site's task does
 (``game.rivals.debrief.debrief`` on the player's observations). It prints each level's mean
 accuracy (95% interval), loot lost, luck and labels, whether the accuracy rises level by level
-(rookie < hustler < safecracker < kingpin), and the CPU time of one debrief (this thread's CPU
-clock, so a busy machine does not inflate it): median, p95, max. The last line is
+(rookie < hustler < safecracker < kingpin), the CPU time of one debrief (this thread's CPU
+clock, so a busy machine does not inflate it): median, p95, max, and two digests of every
+debrief of the run (as the site stores it, and to the last bit of every float), so two versions
+of the code can be shown to give the same answers on the same heists. The last line is
 ``debrief_p95_seconds: N`` (aim: under 1.5 on one core).
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import multiprocessing as mp
 import os
 import sys
@@ -39,9 +42,10 @@ from game.rivals.personas import list_personas
 LEVELS = ("rookie", "hustler", "safecracker", "kingpin")
 
 
-def one(task: tuple[str, int]) -> tuple[str, int, float, float, float, list[str], float, float]:
+def one(task: tuple[str, int]) -> tuple:
     """Play heist ``seed`` with ``level`` in the player's seat against Kingpin and debrief it:
-    (level, seed, accuracy, loot lost, luck, labels, player's score, debrief CPU seconds)."""
+    (level, seed, accuracy, loot lost, luck, labels, player's score, debrief CPU seconds, the
+    debrief as the site stores it (JSON), the debrief to the last bit of every float)."""
     level, seed = task
     personas = {p.slug: p for p in list_personas()}
     deck_p, deck_r = seat_personas(seed)
@@ -70,7 +74,21 @@ def one(task: tuple[str, int]) -> tuple[str, int, float, float, float, list[str]
     won = outcome(state)
     score = 1.0 if won == PLAYER else 0.5 if won is None else 0.0
     labels = [r.label for r in d.nights]
-    return level, seed, d.accuracy, d.loot_lost, d.luck, labels, score, cpu
+    # What game.services.debriefs stores: the answer with each night's "why".
+    stored = d.to_dict()
+    for night, review in zip(stored["nights"], d.nights, strict=True):
+        night["why"] = debrief.why_text(state.ruleset, review)
+    stored_json = json.dumps(stored, sort_keys=True, separators=(",", ":"))
+    return level, seed, d.accuracy, d.loot_lost, d.luck, labels, score, cpu, stored_json, repr(d)
+
+
+def digest(rows: list[tuple], field: int) -> str:
+    """One digest of every heist's debrief (in level and seed order): the same heists debriefed
+    by code that gives the same answers give the same digest."""
+    h = hashlib.sha256()
+    for row in sorted(rows, key=lambda r: (r[0], r[1])):
+        h.update(f"{row[0]}/{row[1]}:{row[field]}\n".encode())
+    return h.hexdigest()[:16]
 
 
 def mean_ci(x: list[float]) -> tuple[float, float]:
@@ -133,6 +151,9 @@ def main() -> int:
         f"  p95 {p95:.3f} s  max {cpu.max():.3f} s  aim p95 < 1.5 s: "
         f"{'PASS' if p95 < 1.5 else 'FAIL'}"
     )
+    # Same seeds and levels, same code answers: same digests. "stored" is the JSON the site
+    # keeps (rounded as sent); "exact" every float of the debrief to its last bit.
+    print(f"debrief digests: stored {digest(rows, 8)}  exact {digest(rows, 9)}")
     print(f"debrief_p95_seconds: {p95:.3f}")
     return 0
 

@@ -1,6 +1,7 @@
 """The load harness the API and worker benchmarks share: a fresh site on this machine
-(database, broker, var/ folder), its processes (gunicorn, a Celery worker) and the CPU each part
-of it uses, read from /proc. Loopback only; every process started is ended by ``stop_process``.
+(database, broker, var/ folder), its processes (gunicorn, the rival's Celery worker, the debrief
+worker) and the CPU each part of it uses, read from /proc. Loopback only; every process started
+is ended by ``stop_process``.
 """
 
 from __future__ import annotations
@@ -87,8 +88,8 @@ def bench_site(database: str, var_prefix: str) -> tuple[str, str, Path, dict[str
 
 
 def fresh_site(python: str, db_url: str, redis: str, env: dict[str, str]) -> None:
-    """A new, migrated database with the catalogue loaded, and the broker's queue emptied (no
-    rival turn of an earlier run is left to play)."""
+    """A new, migrated database with the catalogue loaded, and the broker's queues emptied (no
+    rival turn or debrief of an earlier run is left)."""
     print(
         f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
     )
@@ -172,11 +173,27 @@ def start_gunicorn(
     return start_process(cmd, env, log)
 
 
+# The site's queues (veyltak_site/settings.py, CELERY_TASK_QUEUES): the rival's turns and the
+# beat's tasks on Celery's default queue, finished heists' debriefs on their own.
+RIVAL_QUEUE = "celery"
+DEBRIEF_QUEUE = "debrief"
+
+
 def start_worker(
-    python: str, env: dict, log: Path, pool: str, concurrency: int, nice: int = 0
+    python: str,
+    env: dict,
+    log: Path,
+    pool: str,
+    concurrency: int,
+    nice: int = 0,
+    *,
+    queue: str = RIVAL_QUEUE,
+    app: str = "veyltak_site",
 ) -> subprocess.Popen:
-    """A Celery worker of the site, as the Procfile runs it but quiet (warnings only); with
-    ``nice``, at that lower CPU priority (its pool processes too)."""
+    """A Celery worker of the site taking one queue, as the Procfile runs its `worker`
+    (``queue`` RIVAL_QUEUE) and `debrief` (DEBRIEF_QUEUE), but quiet (warnings only); with
+    ``nice``, at that lower CPU priority (its pool processes too). ``app``: another Celery app
+    for the queue (bench/discard_debriefs.py)."""
     return start_process(
         [
             *(["nice", "-n", str(nice)] if nice else []),
@@ -184,7 +201,7 @@ def start_worker(
             "-m",
             "celery",
             "-A",
-            "veyltak_site",
+            app,
             "worker",
             "--loglevel",
             "WARNING",
@@ -192,6 +209,10 @@ def start_worker(
             pool,
             "--concurrency",
             str(concurrency),
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",

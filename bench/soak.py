@@ -1,6 +1,7 @@
 """Soak `make run`: many complete heists over the JSON API against the exact local stack.
 
-Starts `make run` itself (the same Makefile, Procfile and process runner, web + worker + beat)
+Starts `make run` itself (the same Makefile, Procfile and process runner: web, the rival's
+worker, the debrief worker, beat)
 with a fresh VEYLTAK_VAR_DIR under var/, waits for /healthz, then ``--players`` concurrent
 players (bench/players.py: age check, start, poll the view as the board does, seal; each
 finishes its heist before starting the next) play until ``--heists`` heists have been played
@@ -9,7 +10,8 @@ group) and checks that every process stopped by itself and none is left.
 
 It prints the failed heists, the runner's process restarts, seal p50/p95, heists per minute,
 how the stack stopped, what the database holds (every night of every finished heist with one
-sealed rival plan) and, with the embedded broker, the messages set aside; last line
+sealed rival plan, and how many have their debrief stored) and, with the embedded broker, the
+messages set aside and left in each queue; last line
 ``soak_failed_heists: N``.
 
     .venv-dev/bin/python bench/soak.py                          # embedded: SQLite + on-disk broker
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -53,7 +56,7 @@ DB_CHECK = """
 import json
 from collections import Counter
 from django.db.models import Count
-from game.models import Heist, HeistNight
+from game.models import Heist, HeistDebrief, HeistNight
 ids = json.loads(open({ids!r}).read())
 finished = Heist.objects.filter(id__in=ids, status="finished")
 nights = HeistNight.objects.filter(heist__in=finished)
@@ -62,6 +65,7 @@ print(json.dumps({{
     "finished heists": finished.count(),
     "nights per heist": dict(per_heist),
     "nights without a sealed rival plan": nights.filter(rival_commitment__isnull=True).count(),
+    "debriefs stored": HeistDebrief.objects.filter(heist__in=finished).count(),
 }}))
 """
 
@@ -322,9 +326,15 @@ def main() -> int:
     print(f"/healthz before stopping: {json.dumps(health)}")
     print(f"database: {db}")
     if broken.parent.is_dir():
+        # A message file is "<time>_<id>.<queue>.msg" (veyltak_site/broker.py).
+        left_in = Counter(
+            name.partition(".")[2].removesuffix(".msg")
+            for name in os.listdir(queue)
+            if name.endswith(".msg")
+        )
         print(
             f"broker: {len(list(broken.glob('*'))) if broken.is_dir() else 0} messages set "
-            f"aside, {len(list(queue.glob('*.msg')))} left in the queue"
+            f"aside; left in the queues: {dict(left_in) or 'none'}"
         )
     print(
         f"stop (SIGINT to make run): {stop_seconds:.1f} s; stopped by itself: "

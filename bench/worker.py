@@ -1,6 +1,7 @@
 """What the rival's turn costs a Celery worker, per difficulty, on PostgreSQL and Redis.
 
-Starts one worker as ``make run`` would (prefork, ``--concurrency 1`` by default), then for each
+Starts one worker as ``make run`` starts its rival's worker (prefork, the rival's queue only,
+``--concurrency 1`` by default), then for each
 difficulty plays ``--heists`` complete heists: this process starts them and seals the player's
 random legal plans through the services (as the web process does), and the worker plays every
 rival night from its task queue. The worker's CPU, read from /proc, is divided by the rival
@@ -136,8 +137,8 @@ def main() -> int:
     from veyltak_site.celery import app
 
     app.control.purge()
-    # The rival's turns only: a finished heist's debrief task would add its CPU to them
-    # (bench/debrief.py measures the debrief).
+    # The rival's turns only: no debrief task is sent (it would wait in the debrief queue,
+    # which this worker does not take; bench/debrief.py measures the debrief).
     from game.services import heists as heist_services
 
     heist_services.debrief_schedule = lambda heist_id: None

@@ -11,10 +11,11 @@ by hand) is logged and moved to ``broken/`` instead of stopping the worker.
 The consumer also polls in short slices, so that a worker told to stop (SIGTERM) notices within
 a fraction of a second instead of at the end of Celery's 2 s wait for a message (issue 19).
 
-Folders, under ``VAR_DIR/broker/``: ``queue/`` (messages; the file names sort in the order
-they were sent), ``claimed/`` (being read), ``broken/`` (set aside), ``control/`` (exchange
-tables for fanout). ``consumer.lock`` is held by the one worker that may consume the folder
-(``veyltak_site.celery``).
+Folders, under ``VAR_DIR/broker/``: ``queue/`` (messages of every queue; a file's name ends
+``.<queue>.msg`` and the names sort in the order they were sent), ``claimed/`` (being read),
+``broken/`` (set aside), ``control/`` (exchange tables). ``consumer.<queue>.lock`` is held by
+the one worker that may consume that queue (``veyltak_site.celery``): the rival's worker takes
+``celery``, the debrief worker ``debrief``, a worker started without -Q both.
 """
 
 from __future__ import annotations
@@ -179,17 +180,23 @@ class Transport(filesystem.Transport):
         return super().drain_events(connection, timeout=timeout)
 
 
+def queue_of(name: str) -> str:
+    """The queue a message file belongs to (its name is ``<time>_<id>.<queue>.msg``)."""
+    return name.partition(".")[2].removesuffix(".msg")
+
+
 class ConsumerLock:
-    """The right to consume one broker folder, held for the life of one worker process.
+    """The right to consume one queue of a broker folder, held for the life of one worker
+    process.
 
     A POSIX record lock (``lockf``) belongs to the process that took it: the worker's pool
     children, which inherit the file, do not hold it, and the kernel drops it the moment the
-    worker dies, however it dies. So a second worker on the same folder is refused while the
-    first one lives, and a restarted worker never finds a stale lock.
+    worker dies, however it dies. So a second worker on the same queue of the same folder is
+    refused while the first one lives, and a restarted worker never finds a stale lock.
     """
 
-    def __init__(self, folder: str) -> None:
-        self.path = os.path.join(folder, "consumer.lock")
+    def __init__(self, folder: str, queue: str) -> None:
+        self.path = os.path.join(folder, f"consumer.{queue}.lock")
         self._fd: int | None = None
 
     def acquire(self) -> None:

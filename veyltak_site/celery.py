@@ -73,10 +73,11 @@ if logs.json_wanted():
         instance.quiet = True
 
 
-# Exit code of a worker that refuses to start because another one consumes its broker folder.
+# Exit code of a worker that refuses to start because another one consumes its queue of the
+# embedded broker folder.
 EX_BROKER_TAKEN = 3
 
-_consumer_lock = None
+_consumer_locks: list = []
 
 
 @task_prerun.connect
@@ -95,41 +96,60 @@ def _close_old_connections(**kwargs) -> None:
     close_old_connections()
 
 
-@worker_init.connect
-def _claim_local_broker(**kwargs) -> None:
-    """One worker per embedded broker folder: a second one refuses to start, loudly.
+def consumed_queues(app_or_consumer) -> list[str]:
+    """The queues a worker takes (its -Q, else every queue of CELERY_TASK_QUEUES)."""
+    return sorted(app_or_consumer.app.amqp.queues.consume_from)
 
-    Two consumers on one folder are safe for the messages (veyltak_site/broker.py), but a second
+
+@worker_init.connect
+def _claim_local_broker(sender=None, **kwargs) -> None:
+    """One worker per queue of an embedded broker folder: a second one refuses to start, loudly.
+
+    Two consumers on one queue are safe for the messages (veyltak_site/broker.py), but a second
     worker there is almost always an orphan of an earlier `make run` (issue 19), so it is refused
-    rather than left to pile up unnoticed. Runs in the worker's main process before its pool starts.
+    rather than left to pile up unnoticed. The rival's worker and the debrief worker take
+    different queues of the same folder, each under its own lock. Runs in the worker's main
+    process, after -Q is read and before its pool starts.
     """
-    global _consumer_lock
     from django.conf import settings
 
     if settings.BROKER_DIR is None:
         return
-    from veyltak_site.broker import ConsumerLock, ConsumerLockHeld, remove_stale_temp_files
+    from veyltak_site.broker import (
+        ConsumerLock,
+        ConsumerLockHeld,
+        queue_of,
+        remove_stale_temp_files,
+    )
 
-    lock = ConsumerLock(str(settings.BROKER_DIR))
-    try:
-        lock.acquire()
-    except ConsumerLockHeld as exc:
-        message = (
-            f"REFUSING TO START: another Celery worker ({exc.holder}) already consumes the "
-            f"local broker in {settings.BROKER_DIR} ({exc.path}). Stop that worker first; "
-            "one worker per VEYLTAK_VAR_DIR."
-        )
-        log.critical(message)
-        print(f"\nworker: {message}\n", file=sys.stderr, flush=True)
-        raise SystemExit(EX_BROKER_TAKEN) from None
-    _consumer_lock = lock
+    queues = consumed_queues(sender)
+    for name in queues:
+        lock = ConsumerLock(str(settings.BROKER_DIR), name)
+        try:
+            lock.acquire()
+        except ConsumerLockHeld as exc:
+            for held in _consumer_locks:
+                held.release()
+            _consumer_locks.clear()
+            message = (
+                f"REFUSING TO START: another Celery worker ({exc.holder}) already consumes the "
+                f"queue {name!r} of the local broker in {settings.BROKER_DIR} ({exc.path}). "
+                "Stop that worker first; one worker per queue and VEYLTAK_VAR_DIR."
+            )
+            log.critical(message)
+            print(f"\nworker: {message}\n", file=sys.stderr, flush=True)
+            raise SystemExit(EX_BROKER_TAKEN) from None
+        _consumer_locks.append(lock)
     queue = settings.BROKER_DIR / "queue"
     claimed = settings.BROKER_DIR / "claimed"
-    # A message is in claimed/ only between a consumer's rename and its read; one found there
-    # now was claimed by a worker that died in between (this worker holds the lock), so it goes
-    # back to the queue. The tasks are idempotent: a second delivery changes nothing.
+    # A message is in claimed/ only between a consumer's rename and its read; one of this
+    # worker's queues found there now was claimed by a worker that died in between (this worker
+    # holds the queue's lock), so it goes back to the queue. Another queue's message may be in a
+    # live worker's hands: it stays. The tasks are idempotent: a second delivery changes nothing.
     if claimed.is_dir():
         for path in claimed.iterdir():
+            if queue_of(path.name) not in queues:
+                continue
             shutil.move(str(path), str(queue / path.name))
             log.warning("broker: returned %s, claimed by a worker that died, to the queue", path)
     remove_stale_temp_files(str(queue))
@@ -137,15 +157,18 @@ def _claim_local_broker(**kwargs) -> None:
 
 @worker_shutdown.connect
 def _release_local_broker(**kwargs) -> None:
-    if _consumer_lock is not None:
-        _consumer_lock.release()
+    for lock in _consumer_locks:
+        lock.release()
+    _consumer_locks.clear()
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
-    """Record in the cache, every WORKER_HEARTBEAT_SECONDS, that this worker's consumer runs.
+    """Record in the cache, every WORKER_HEARTBEAT_SECONDS, that this worker's consumer runs,
+    and which queues it takes.
 
     The timer is the consumer's own (the event loop's with Redis, Celery's timer thread with the
-    embedded broker), as for Celery's own heartbeat events; /healthz reads the records.
+    embedded broker), as for Celery's own heartbeat events; /healthz reads the records, and so
+    does the debrief's web fallback (game.services.debriefs).
     """
 
     requires = {"celery.worker.consumer.tasks:Tasks"}
@@ -154,11 +177,13 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         super().__init__(parent, **kwargs)
         self.tref = None
         self.hostname = None
+        self.queues: list[str] = []
 
     def start(self, c):
         from django.conf import settings
 
         self.hostname = c.hostname
+        self.queues = consumed_queues(c)
         self._beat()
         self.tref = c.timer.call_repeatedly(
             settings.WORKER_HEARTBEAT_SECONDS, self._beat, priority=10
@@ -168,7 +193,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         from veyltak_site.workers import worker_heard
 
         try:
-            worker_heard(self.hostname)
+            worker_heard(self.hostname, self.queues)
         except Exception as exc:  # the cache being away must not stop the consumer
             log.warning("worker heartbeat not recorded: %s", exc)
 

@@ -60,28 +60,41 @@ def allowed(request: HttpRequest) -> bool:
 
 
 class BrokerQueueCollector:
-    """The messages waiting in the broker's queue, asked at each scrape: LLEN on Redis, the
-    queue folder of the embedded broker, a passive declare on RabbitMQ (kombu's one call for
-    all three). Nothing is reported while the broker does not answer (/healthz says so)."""
+    """The messages waiting in each of the broker's queues (CELERY_TASK_QUEUES: the rival's
+    turns, the debriefs), asked at each scrape: LLEN on Redis, the queue folder of the embedded
+    broker, a passive declare on RabbitMQ (kombu's one call for all three). Nothing is reported
+    while the broker does not answer (/healthz says so)."""
 
     def collect(self):
         from veyltak_site.celery import app
 
         gauge = GaugeMetricFamily(
             "veyltak_broker_queue_messages",
-            "Messages waiting in the broker's queue (rival turns and other tasks), read at "
-            "scrape time.",
+            "Messages waiting in each of the broker's queues (celery: rival turns and the "
+            "beat's tasks; debrief: finished heists' debriefs), read at scrape time.",
             labels=["queue"],
         )
-        queue = app.conf.task_default_queue
         try:
             with app.connection_for_read() as conn:
                 conn.ensure_connection(max_retries=1, timeout=2)
-                waiting = conn.default_channel.queue_declare(queue=queue, passive=True)
-            gauge.add_metric([queue], waiting.message_count)
+                depths = {queue: queue_messages(conn, queue) for queue in sorted(app.amqp.queues)}
         except Exception as exc:
             log.warning("metrics: broker queue depth not read: %s", exc)
+        else:
+            for queue, waiting in depths.items():
+                gauge.add_metric([queue], waiting)
         yield gauge
+
+
+def queue_messages(conn, queue: str) -> int:
+    """Messages waiting in ``queue``; 0 for a queue the broker does not know yet (nothing was
+    ever sent to it: Redis and RabbitMQ answer NOT_FOUND). A channel of its own each time: on
+    RabbitMQ that answer closes the channel it came on."""
+    with conn.channel() as channel:
+        try:
+            return channel.queue_declare(queue=queue, passive=True).message_count
+        except conn.channel_errors:
+            return 0
 
 
 class _ThisProcess:

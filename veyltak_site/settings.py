@@ -186,6 +186,13 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     BROKER_DIR = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Celery's default queue: the rival's turns (a player waits on each) and the beat's tasks. A
+# debrief (about 0.1 s of CPU, several a second at capacity) has a queue and a worker of its own
+# (the Procfile's `debrief`): no rival turn waits behind one. A worker without -Q takes both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+DEBRIEF_QUEUE = "debrief"
+CELERY_TASK_QUEUES = {CELERY_TASK_DEFAULT_QUEUE: {}, DEBRIEF_QUEUE: {}}
+CELERY_TASK_ROUTES = {"game.debrief_heist": {"queue": DEBRIEF_QUEUE}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -215,8 +222,8 @@ CELERY_BEAT_SCHEDULE: dict = {
 # the board polls) seals it itself. No request waits: the seal route answers 409
 # rival_not_sealed until the rival has sealed (DESIGN.md section 3, step 5).
 RIVAL_FALLBACK_SECONDS = env_float("RIVAL_FALLBACK_SECONDS", 3.0)
-# How long after a heist's end the result page and the debrief route wait for the worker's
-# debrief before working it out themselves (DESIGN.md section 10; no worker, a lost task).
+# How long after a heist's end the result page and the debrief route wait for the debrief
+# before they send its task again or, with no live debrief worker, work it out themselves.
 DEBRIEF_FALLBACK_SECONDS = env_float("DEBRIEF_FALLBACK_SECONDS", 20.0)
 # The nice value of the thread that works a debrief out (0: the process's own), so debriefs
 # yield the cores to requests and rival turns (game.services.debriefs.at_low_priority).

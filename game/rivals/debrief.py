@@ -29,6 +29,7 @@ night that moved the chance to win the most, from its start to its end.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import math
@@ -43,9 +44,9 @@ from game.engine.crew import PLAYER, RIVAL
 from game.engine.night import Plan
 from game.engine.results import NightResult, VaultResult
 from game.engine.rng import Stream
-from game.engine.rules import Ruleset
+from game.engine.rules import Ruleset, get_ruleset
 from game.engine.view import Observation
-from game.rivals import nightgame, policy, value
+from game.rivals import playermodel, policy, value
 from game.rivals.personas import get_difficulty
 
 # The model the debrief scores against: Kingpin's, from the player's seat.
@@ -183,9 +184,8 @@ def _to_loot(measure: str, amount: float) -> float:
 def plan_values(game: policy.NightGame) -> np.ndarray:
     """Each (player plan, rival column) outcome in the night's measure."""
     night = game.night
-    me = nightgame.side_arrays(night.table_me, [night.mine])
-    opp = nightgame.side_arrays(night.table_opp, game.opp_hps)
-    nm = nightgame.night_matrices(night.rs, me, opp, night.loot, night.heat_me, night.heat_opp)
+    # The outcomes the game was solved on (policy.night_game keeps them), else worked out.
+    nm = game.outcomes if game.outcomes is not None else policy.outcomes(night, game.opp_hps)
     nla = night.nights_left_after
     margin = nm.margin.astype(np.float64)
     if _measure(nla) == "win":
@@ -209,20 +209,23 @@ class NightScores:
         return self.game.night.mine.plans
 
 
-def score_plans(obs: Observation) -> NightScores:
+def score_plans(obs: Observation, fits: playermodel.HeistFits | None = None) -> NightScores:
     """Score the player's plans from ``obs``, the player's own observation, with Kingpin's
-    solver from the player's seat."""
+    solver from the player's seat (``fits``: its model's work kept from the heist's other
+    nights, the same answer)."""
     if obs.finished:
         raise ValueError("a finished heist has no night to review")
-    game = policy.night_game(obs, KNOBS, _stream(obs.night))
+    game = policy.night_game(obs, KNOBS, _stream(obs.night), fits)
     cw = game.column_weights()
     return NightScores(game, cw, plan_values(game) @ cw, _measure(game.night.nights_left_after))
 
 
-def review_night(obs: Observation, plan: Plan) -> NightReview:
+def review_night(
+    obs: Observation, plan: Plan, fits: playermodel.HeistFits | None = None
+) -> NightReview:
     """Score every distinct legal plan of the player's hand in ``obs`` (the player's own
     observation) against the rival seat's plans in Kingpin's model; ``plan`` is the one sealed."""
-    scores = score_plans(obs)
+    scores = score_plans(obs, fits)
     game, cw, ev = scores.game, scores.column_weights, scores.expected
     night = game.night
     plans = night.mine.plans
@@ -251,17 +254,39 @@ def review_night(obs: Observation, plan: Plan) -> NightReview:
 
 
 def _likely(game: policy.NightGame, cw: np.ndarray) -> Scored:
-    """The rival's likeliest plan by crew type, summed over the hands it may hold."""
+    """The rival's likeliest plan by crew type, summed over the hands it may hold (ties: the
+    greatest plan by crew and vault)."""
     rs = game.night.rs
-    chance: dict[tuple, float] = {}
-    k = 0
-    for hp in game.opp_hps:
-        for crew, boost in hp.plans:
-            key = (_crew(rs, crew), bool(boost and crew))
-            chance[key] = chance.get(key, 0.0) + float(cw[k])
-            k += 1
-    (crew, boost), p = max(chance.items(), key=lambda kv: (kv[1], kv[0]))
-    return Scored(crew, boost, p)
+    keys = np.concatenate([_plan_keys(rs.version, hp.plans) for hp in game.opp_hps])
+    # bincount adds each plan's chance in column order, as a running sum per plan would.
+    chance = np.bincount(keys, weights=cw)
+    seen = np.flatnonzero(np.bincount(keys))  # the plans the rival seat may play tonight
+    top = seen[chance[seen] == chance[seen].max()]
+    crew, boost = max(_PLANS[k] for k in top.tolist())
+    return Scored(crew, boost, float(chance[_KEY_OF[(crew, boost)]]))
+
+
+# Every plan by crew type and vault slug, with Boost, given a number the first time it is seen
+# (a few thousand at most: pairs of crew types and vaults).
+_PLANS: list[tuple[Crew, bool]] = []
+_KEY_OF: dict[tuple[Crew, bool], int] = {}
+
+
+@functools.lru_cache(maxsize=8192)
+def _plan_keys(version: str, plans: tuple) -> np.ndarray:
+    """The number of each of a hand's plans by crew type and vault slug, with Boost (a hand's
+    plans recur from night to night and heist to heist: nightgame.hand_plans keeps them too)."""
+    rs = get_ruleset(version)
+    keys = []
+    for crew, boost in plans:
+        plan = (_crew(rs, crew), bool(boost and crew))
+        if plan not in _KEY_OF:
+            _KEY_OF[plan] = len(_PLANS)
+            _PLANS.append(plan)
+        keys.append(_KEY_OF[plan])
+    out = np.asarray(keys, dtype=np.intp)
+    out.flags.writeable = False
+    return out
 
 
 def _diff_heats(obs: Observation) -> tuple[int, int, int]:
@@ -300,11 +325,14 @@ def debrief(observations: Sequence[Observation]) -> Debrief:
     if any(o.side != PLAYER for o in observations):
         raise ValueError("a debrief reads the player's observations only")
     final = observations[-1]
+    # Kingpin's model of the rival seat, fitted on the nights before each one: what one
+    # night's fit repeats of the night before's is kept (the same answers, less work).
+    fits = playermodel.HeistFits(observations[-2])
     reviews = []
     swings = []
     for obs, nxt in itertools.pairwise(observations):
         result = final.history[obs.night - 1]
-        review = review_night(obs, Plan(*result.plan(PLAYER)))
+        review = review_night(obs, Plan(*result.plan(PLAYER)), fits)
         luck = luck_of(review, obs, result)
         reviews.append(dataclasses.replace(review, luck=luck))
         swings.append((obs.night, chance_to_win(obs), chance_to_win(nxt)))

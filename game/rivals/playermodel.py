@@ -220,6 +220,13 @@ def _their_plan(res, side: str, rs) -> tuple[tuple[int, ...], bool]:
 
 def past_choices(obs: Observation) -> list[Choice]:
     """The player's (``obs.opponent``'s) revealed choices, one per earlier night."""
+    return [c for c in _night_choices(obs) if c is not None]
+
+
+def _night_choices(obs: Observation) -> list[Choice | None]:
+    """Each earlier night's revealed choice, in order: None for a night whose revealed plan no
+    hand the player could have held gives. Night ``j``'s depends on the nights up to ``j``
+    only, so a later observation of the same heist gives the same first entries."""
     rs = obs.ruleset
     opp, me = obs.opponent, obs.side
     deck = Counter(obs.decklists[opp])
@@ -265,6 +272,7 @@ def past_choices(obs: Observation) -> list[Choice]:
             prior.append(p)
         played_before.update(played)
         if not hps:
+            out.append(None)
             continue
         loot = np.array([0.0 if v in closed else float(res.loot.get(v, 0)) for v in rs.vault_slugs])
         their_last = _their_plan(prev, me, rs) if prev is not None else None
@@ -277,15 +285,23 @@ def past_choices(obs: Observation) -> list[Choice]:
     return out
 
 
-def build(obs: Observation) -> PlayerModel:
-    """Fit the model on every revealed night and score how well it has been predicting."""
+def build(obs: Observation, fits: HeistFits | None = None) -> PlayerModel:
+    """Fit the model on every revealed night and score how well it has been predicting.
+    ``fits``: what earlier builds for the same heist and seat worked out (the same model)."""
+    if fits is not None:
+        return fits.build(obs)
     choices = past_choices(obs)
-    gains = []
-    for j, c in enumerate(choices):
-        theta = fit(choices[:j])
-        uniform = float(np.log(c.prior @ (1.0 / c.sizes)))
-        gains.append(_loglik(theta, c) - uniform)
-    theta = fit(choices)
+    gains = [_gain(fit(choices[:j]), c) for j, c in enumerate(choices)]
+    return _model(fit(choices), gains)
+
+
+def _gain(theta: np.ndarray, c: Choice) -> float:
+    """How much better than a uniform guess ``theta`` predicted choice ``c`` (nats)."""
+    uniform = float(np.log(c.prior @ (1.0 / c.sizes)))
+    return _loglik(theta, c) - uniform
+
+
+def _model(theta: np.ndarray, gains: list[float]) -> PlayerModel:
     # Recent nights count more, so a player who changes style loses the model's trust fast.
     ages = np.arange(len(gains))[::-1]
     recency = RECENCY**ages
@@ -293,7 +309,49 @@ def build(obs: Observation) -> PlayerModel:
         float(recency.sum()) + PSEUDO_NIGHTS
     )
     trust = float(np.clip(mean_gain / FULL_TRUST_GAIN, 0.0, 1.0))
-    return PlayerModel(theta, trust, len(choices), tuple(gains))
+    return PlayerModel(theta, trust, len(gains), tuple(gains))
+
+
+class HeistFits:
+    """:func:`build` for the observations of one heist from one seat, night after night (the
+    debrief reviews every night of a heist), with what repeats worked out once.
+
+    ``build`` on night ``n`` works out every earlier night's choice and fits the model on
+    every prefix of them (the prequential trust), so a heist's nights together did it about
+    n^2 / 2 times. A night's choice depends only on the nights up to it and a fit only on the
+    choices before, so here each is worked out once, from the latest observation, and kept:
+    ``fits.build(obs)`` is ``build(obs)`` to the last bit, for ``obs`` of that heist and seat
+    up to ``latest``'s night."""
+
+    def __init__(self, latest: Observation) -> None:
+        self._seat = (latest.side, latest.ruleset.version, latest.decklists)
+        self._history = latest.history
+        self._nights = _night_choices(latest)
+        self._thetas: dict[int, np.ndarray] = {}
+        self._gains: dict[int, float] = {}
+
+    def build(self, obs: Observation) -> PlayerModel:
+        n = len(obs.history)
+        if (
+            (obs.side, obs.ruleset.version, obs.decklists) != self._seat
+            or n > len(self._history)
+            or obs.history != self._history[:n]
+        ):
+            raise ValueError("an observation of another heist, seat or later night")
+        choices = [c for c in self._nights[:n] if c is not None]
+        gains = [self._gain(j, choices) for j in range(len(choices))]
+        return _model(self._fit(len(choices), choices), gains)
+
+    def _fit(self, k: int, choices: list[Choice]) -> np.ndarray:
+        # The first k choices are the same for every observation of the heist.
+        if k not in self._thetas:
+            self._thetas[k] = fit(choices[:k])
+        return self._thetas[k]
+
+    def _gain(self, j: int, choices: list[Choice]) -> float:
+        if j not in self._gains:
+            self._gains[j] = _gain(self._fit(j, choices), choices[j])
+        return self._gains[j]
 
 
 def tonight_features(

@@ -132,12 +132,30 @@ def payoff(
     night: Night, opp_hps: Sequence[nightgame.HandPlans], kind: str, heat_weight: float = 1.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rival's payoff matrix against the stacked opponent plans, and the column starts."""
+    nm = outcomes(night, opp_hps, want_heat=kind != "margin")
+    return utility(night, nm, kind, heat_weight), column_starts(opp_hps)
+
+
+def outcomes(
+    night: Night, opp_hps: Sequence[nightgame.HandPlans], want_heat: bool = True
+) -> nightgame.NightMatrices:
+    """Loot margin (and both end Heats) of each of the observer's plans against each of the
+    stacked opponent plans."""
     me = nightgame.side_arrays(night.table_me, [night.mine])
     opp = nightgame.side_arrays(night.table_opp, opp_hps)
-    starts = np.cumsum([0] + [len(h.cfg) for h in opp_hps[:-1]])
-    nm = nightgame.night_matrices(
-        night.rs, me, opp, night.loot, night.heat_me, night.heat_opp, want_heat=kind != "margin"
+    return nightgame.night_matrices(
+        night.rs, me, opp, night.loot, night.heat_me, night.heat_opp, want_heat=want_heat
     )
+
+
+def column_starts(opp_hps: Sequence[nightgame.HandPlans]) -> np.ndarray:
+    return np.cumsum([0] + [len(h.cfg) for h in opp_hps[:-1]])
+
+
+def utility(
+    night: Night, nm: nightgame.NightMatrices, kind: str, heat_weight: float = 1.0
+) -> np.ndarray:
+    """The payoff matrix of value ``kind`` from the night's outcomes."""
     if kind == "margin":
         u = nm.margin
     elif kind == "heuristic":
@@ -147,7 +165,7 @@ def payoff(
         u = value.win_utility(
             night.diff + nm.margin, nm.heat_me, nm.heat_opp, night.rs, night.nights_left_after
         )
-    return np.asarray(u, dtype=np.float64), starts
+    return np.asarray(u, dtype=np.float64)
 
 
 def style_bias(night: Night, persona: Persona) -> np.ndarray:
@@ -260,6 +278,9 @@ class NightGame:
     y: np.ndarray
     model: np.ndarray | None
     share: float
+    # The night's outcomes behind ``u``, both end Heats included (``night_game`` keeps them:
+    # the debrief measures the same pairs of plans in its own terms).
+    outcomes: nightgame.NightMatrices | None = None
 
     @property
     def sizes(self) -> np.ndarray:
@@ -285,27 +306,38 @@ def solve_game(
     u: np.ndarray,
     starts: np.ndarray,
     w: np.ndarray,
+    fits: playermodel.HeistFits | None = None,
 ) -> NightGame:
     """Regret matching+ on the payoff ``u`` within the level's work budget, against the player
-    model its knobs give (the one solver of the rival and the debrief)."""
+    model its knobs give (the one solver of the rival and the debrief; ``fits``: the player
+    model's work kept from the heist's earlier nights, playermodel.HeistFits)."""
     iterations = knobs.iterations
     if knobs.budget_ms:
         # The time budget is spent as a deterministic amount of work (matrix entries touched),
         # never by reading the clock: the same observation and stream must give the same plan.
         iterations = max(32, min(iterations, int(knobs.budget_ms * WORK_PER_MS / u.size)))
-    model, share = player_model(obs, knobs, night, opp_hps, starts)
+    model, share = player_model(obs, knobs, night, opp_hps, starts, fits)
     x, y = rm_plus(u, starts, w, iterations, model, share)
     return NightGame(night, list(opp_hps), u, starts, w, x, y, model, share)
 
 
-def night_game(obs: Observation, knobs: Knobs, stream: Stream) -> NightGame:
+def night_game(
+    obs: Observation,
+    knobs: Knobs,
+    stream: Stream,
+    fits: playermodel.HeistFits | None = None,
+) -> NightGame:
     """The night's game from ``obs.side``'s seat, solved as an equilibrium level with
-    ``knobs`` solves it (no persona style: the observer's plans as they are)."""
+    ``knobs`` solves it (no persona style: the observer's plans as they are), with its
+    outcomes. ``fits``: see :func:`solve_game`."""
     night = read_night(obs)
     hands, w = hand_weights(obs, knobs, stream)
     opp_hps = opponent_plans(night, hands)
-    u, starts = payoff(night, opp_hps, knobs.value, knobs.heat_weight)
-    return solve_game(obs, knobs, night, opp_hps, u, starts, w)
+    nm = outcomes(night, opp_hps)
+    u = utility(night, nm, knobs.value, knobs.heat_weight)
+    game = solve_game(obs, knobs, night, opp_hps, u, column_starts(opp_hps), w, fits)
+    game.outcomes = nm
+    return game
 
 
 def model_share(knobs: Knobs, trust: float) -> float:
@@ -322,13 +354,14 @@ def player_model(
     night: Night,
     opp_hps: Sequence[nightgame.HandPlans],
     starts: np.ndarray,
+    fits: playermodel.HeistFits | None = None,
 ) -> tuple[np.ndarray | None, float]:
     """The modelled player's plan probabilities per hand (stacked like the columns) and the
     share of the restricted game they fill; (None, 0) without a model."""
     if knobs.model == "none" or knobs.model_weight <= 0:
         return None, 0.0
     if knobs.model in ("learn", "learn-fixed"):
-        pm = playermodel.build(obs)
+        pm = playermodel.build(obs, fits)
         theta, trust = pm.theta, pm.trust
     else:
         theta, trust = playermodel.PRIOR_MEAN, 0.0

@@ -1,10 +1,11 @@
 """Writes of heist debriefs (DESIGN.md section 10): computed once per finished heist, kept.
 
 ``debrief_schedule`` sends the task when a heist finishes (``on_commit``: the task must see
-the finished heist). ``debrief_compute`` (the task's body) works the debrief out from the
-player's observations only (``observe(state, PLAYER)`` of every night: game.rivals.debrief)
-and stores it; the heist's row is its primary key, so a second run, two at once or the page's
-fallback store one debrief and the others change nothing.
+the finished heist), to the debrief queue, which a worker of its own takes (the Procfile's
+``debrief``), so rival turns never wait behind debriefs. ``debrief_compute`` (the task's body)
+works the debrief out from the player's observations only (``observe(state, PLAYER)`` of every
+night: game.rivals.debrief) and stores it; the heist's row is its primary key, so a second
+run, two at once or the page's fallback store one debrief and the others change nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -28,20 +30,27 @@ from game.rivals import debrief as solver
 from game.selectors.debriefs import closed_heist_check
 from game.selectors.heists import heist_get, heist_load_any, heist_states
 from veyltak_site import metrics
+from veyltak_site.workers import live_workers_by_queue
 
 logger = logging.getLogger(__name__)
 
 
-def debrief_schedule(heist_id: uuid.UUID) -> None:
-    """Send the debrief task for a heist once the caller's transaction commits."""
+# Set while a re-sent debrief task is given time to run (debrief_overdue).
+RESENT_KEY = "veyltak:debrief-resent:{}"
+
+
+def _send(heist_id: uuid.UUID | str) -> None:
     from game.tasks import debrief_heist  # tasks imports the services
 
-    def send() -> None:
-        # retry=False: with the broker down, fail at once; the result page and the API compute
-        # an overdue debrief themselves (debrief_overdue).
-        debrief_heist.apply_async(args=(str(heist_id),), retry=False)
+    # retry=False: with the broker down, fail at once; the result page and the API see the
+    # debrief overdue later (debrief_overdue).
+    debrief_heist.apply_async(args=(str(heist_id),), retry=False)
 
-    transaction.on_commit(send, robust=True)
+
+def debrief_schedule(heist_id: uuid.UUID) -> None:
+    """Send the debrief task for a heist (to the debrief queue, CELERY_TASK_ROUTES) once the
+    caller's transaction commits."""
+    transaction.on_commit(lambda: _send(heist_id), robust=True)
 
 
 def debrief_data(heist: Heist, nights) -> dict[str, Any]:
@@ -118,13 +127,23 @@ def debrief_compute(*, heist_id: uuid.UUID | str, by: str = "task") -> bool:
 
 
 def debrief_overdue(*, heist: Heist) -> bool:
-    """The pages' and the API's fallback: a finished heist whose debrief the worker has not
-    stored DEBRIEF_FALLBACK_SECONDS after the end (no worker, a lost task) is worked out here.
-    Returns True if it is stored now."""
+    """The pages' and the API's fallback for a finished heist whose debrief is not stored
+    DEBRIEF_FALLBACK_SECONDS after the end. Returns True if it is stored now.
+
+    While a debrief worker lives (its heartbeat names the debrief queue: veyltak_site.workers)
+    the web never works a debrief out: under load the debrief queue can be minutes long, and
+    every player opening a result page would turn that backlog into web CPU beside the seals.
+    It sends the task again instead, at most once per DEBRIEF_FALLBACK_SECONDS a heist, for a
+    task that was lost (the broker away when the heist ended); a duplicate stores nothing twice
+    and costs the worker one query. With no live debrief worker (none deployed, all gone, or the
+    cache that would tell is away), the request works it out itself."""
     if heist.status != Heist.Status.FINISHED or heist.finished_at is None:
         return False
     wait = timedelta(seconds=settings.DEBRIEF_FALLBACK_SECONDS)
     if timezone.now() - heist.finished_at < wait:
+        return False
+    if _debrief_worker_lives():
+        _send_again(heist.pk)
         return False
     try:
         debrief_compute(heist_id=heist.pk, by="web")
@@ -134,12 +153,34 @@ def debrief_overdue(*, heist: Heist) -> bool:
     return HeistDebrief.objects.filter(heist_id=heist.pk).exists()
 
 
+def _debrief_worker_lives() -> bool:
+    try:
+        return bool(live_workers_by_queue().get(settings.DEBRIEF_QUEUE))
+    except Exception as exc:  # the cache is away: nothing is known about the workers
+        logger.warning("debrief workers unknown (%s): the web works the debrief out", exc)
+        return False
+
+
+def _send_again(heist_id: uuid.UUID) -> None:
+    try:
+        # At least a second apart, even with DEBRIEF_FALLBACK_SECONDS 0 (a cache timeout of 0
+        # would let every request through).
+        spacing = max(1.0, settings.DEBRIEF_FALLBACK_SECONDS)
+        if not cache.add(RESENT_KEY.format(heist_id), 1, spacing):
+            return  # sent again a moment ago: give it time
+        _send(heist_id)
+        logger.info("debrief of heist %s overdue: its task sent again", heist_id)
+    except Exception as exc:  # the broker or the cache away: the next request tries again
+        logger.warning("debrief of heist %s overdue, not sent again: %s", heist_id, exc)
+
+
 def debrief_ready(*, heist_id: uuid.UUID | str, owner: Owner) -> HeistDebrief | None:
     """The owner's finished heist's debrief, or None while it is being worked out.
 
     404 ``not_found`` (not the owner's), 409 ``heist_active``, ``heist_abandoned`` or
     ``slot_open`` (game.selectors.debriefs.closed_heist_check). A debrief the worker has not
-    stored DEBRIEF_FALLBACK_SECONDS after the end is worked out here (``debrief_overdue``)."""
+    stored DEBRIEF_FALLBACK_SECONDS after the end is sent again, or worked out here when no
+    debrief worker lives (``debrief_overdue``)."""
     heist = heist_get(heist_id=heist_id, owner=owner)
     closed_heist_check(heist)
     found = HeistDebrief.objects.filter(heist=heist).first()

@@ -29,6 +29,7 @@ from tests.support.browser import (
     start_heist,
 )
 from tests.support.heists import crew_costs, legal_plan
+from tests.support.worker import forget_workers
 
 SIZES = pytest.mark.parametrize(
     "viewport", [PHONE, LANDSCAPE, DESKTOP], ids=["phone", "landscape", "desktop"]
@@ -63,8 +64,10 @@ def test_the_debrief_on_the_result_and_replay_and_a_retry_that_plays(
     site, new_page, shots, viewport, settings
 ):
     # No worker here: the result page says the debrief is on its way and asks again by
-    # itself; the route works it out once the worker is a second late.
+    # itself; the route works it out once the worker is a second late (no debrief worker's
+    # heartbeat left in the cache by an earlier test: with one alive it would only resend).
     settings.DEBRIEF_FALLBACK_SECONDS = 1
+    forget_workers()
     page = new_page(viewport)
     start_heist(page, site, rival="The Reader", difficulty="Kingpin")
     hid = heist_id(page)

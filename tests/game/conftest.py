@@ -54,3 +54,16 @@ def live_prefork_worker(transactional_db, tmp_path):
     """A worker as the Procfile runs it: a prefork process keeping its database connection
     between tasks (CONN_MAX_AGE)."""
     yield from live_worker_process(tmp_path, pool="prefork", concurrency=1, conn_max_age=60)
+
+
+@pytest.fixture
+def rival_worker(transactional_db, tmp_path, settings):
+    """The Procfile's `worker`: Celery's default queue only (the rival's turns, beat's tasks)."""
+    yield from live_worker_process(
+        tmp_path,
+        pool="prefork",
+        concurrency=1,
+        conn_max_age=60,
+        queues=(settings.CELERY_TASK_DEFAULT_QUEUE,),
+        name="rival",
+    )

@@ -24,6 +24,7 @@ from tests.support.heists import (
     seal,
     start,
 )
+from tests.support.worker import forget_workers
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +74,7 @@ def test_pending_with_retry_after_until_stored_then_ready(guest):
 
 
 def test_the_fallback_works_it_out_when_no_worker_did(guest, settings):
+    forget_workers()  # no debrief worker alive (tests/game/test_debrief_fallback.py: with one)
     view = finished(guest)
     assert debrief_of(guest, view["id"]).status_code == 202
     settings.DEBRIEF_FALLBACK_SECONDS = 0

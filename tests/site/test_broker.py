@@ -1,5 +1,5 @@
 """The embedded broker (veyltak_site/broker.py): whole messages only, broken files set aside
-instead of stopping the consumer, one consumer per folder."""
+instead of stopping the consumer, one consumer per queue of a folder."""
 
 from __future__ import annotations
 
@@ -179,7 +179,10 @@ def var(var_prepared):
         time.sleep(0.2)
 
 
-def _worker(var: Path, log: Path) -> subprocess.Popen:
+def _worker(var: Path, log: Path, queue: str = "") -> subprocess.Popen:
+    """A worker of the folder: every queue, or only ``queue`` (as the Procfile's `worker` and
+    `debrief` take theirs, each with a name of its own)."""
+    only = ["-Q", queue, "-n", f"{queue}@%h"] if queue else []
     with open(log, "wb") as fh:
         return subprocess.Popen(
             [
@@ -195,6 +198,7 @@ def _worker(var: Path, log: Path) -> subprocess.Popen:
                 "1",
                 "--without-gossip",
                 "--without-mingle",
+                *only,
             ],
             cwd=ROOT,
             env=embedded_env(var),
@@ -212,12 +216,11 @@ def _wait_for(log: Path, pattern: str, proc: subprocess.Popen, timeout: float = 
         time.sleep(0.1)
 
 
-def _send_task(var: Path, heist_id: str) -> None:
-    code = (
-        "import django; django.setup()\n"
-        "from game.tasks import plan_rival_night\n"
-        f"plan_rival_night.delay({heist_id!r}, 1)\n"
-    )
+def _send_task(var: Path, heist_id: str, task: str = "plan_rival_night") -> None:
+    """A rival turn (or ``task="debrief_heist"``, a debrief) for ``heist_id``, sent by another
+    process as the web sends it."""
+    args = f"{heist_id!r}, 1" if task == "plan_rival_night" else f"{heist_id!r}"
+    code = f"import django; django.setup()\nfrom game.tasks import {task}\n{task}.delay({args})\n"
     subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=embedded_env(var), check=True, timeout=60
     )
@@ -271,6 +274,52 @@ def test_second_worker_on_the_same_broker_folder_refuses_to_start(var, tmp_path)
     finally:
         third.send_signal(signal.SIGTERM)
         assert third.wait(timeout=30) == 0
+    assert processes_of(var) == []
+
+
+@pytest.mark.slow
+def test_the_rival_and_the_debrief_worker_share_a_folder_one_worker_per_queue(var, tmp_path):
+    queue = var / "broker" / "queue"
+    # A debrief message claimed by a worker that died before reading it (in claimed/).
+    _send_task(var, str(uuid.uuid4()), task="debrief_heist")
+    (message,) = [p for p in queue.iterdir() if p.name.endswith(".debrief.msg")]
+    claimed = var / "broker" / "claimed" / message.name
+    claimed.parent.mkdir(exist_ok=True)
+    message.rename(claimed)
+    logs = {name: tmp_path / f"{name}.log" for name in ("rival", "debrief", "second", "all")}
+    rival = _worker(var, logs["rival"], "celery")
+    debrief = None
+    try:
+        _wait_for(logs["rival"], r"ready\.", rival)
+        # The rival's worker leaves another queue's claimed message alone.
+        assert claimed.exists(), logs["rival"].read_text()
+        debrief = _worker(var, logs["debrief"], "debrief")
+        _wait_for(logs["debrief"], r"ready\.", debrief)
+        # Its own queue's claimed message goes back to the queue, and it takes it.
+        _wait_for(logs["debrief"], r"debrief_heist\[[^\]]+\] succeeded in [^:]+: False", debrief)
+        assert not claimed.exists()
+        # A second worker on either queue is refused, naming the queue and the holder.
+        second = _worker(var, logs["second"], "debrief")
+        assert second.wait(timeout=60) == 3, logs["second"].read_text()
+        text = logs["second"].read_text()
+        assert "REFUSING TO START" in text and "'debrief'" in text and f"pid {debrief.pid}" in text
+        every = _worker(var, logs["all"])  # no -Q: it would take both
+        assert every.wait(timeout=60) == 3, logs["all"].read_text()
+        # Each takes its own queue's tasks and never the other's.
+        _send_task(var, str(uuid.uuid4()))
+        _send_task(var, str(uuid.uuid4()), task="debrief_heist")
+        _wait_for(logs["rival"], r"plan_rival_night\[[^\]]+\] succeeded", rival)
+        deadline = time.monotonic() + 30
+        while logs["debrief"].read_text().count("debrief_heist[") < 4:  # 2 received, 2 done
+            assert debrief.poll() is None and time.monotonic() < deadline, logs["debrief"]
+            time.sleep(0.1)
+        assert "Task game.debrief_heist[" not in logs["rival"].read_text()
+        assert "Task game.plan_rival_night[" not in logs["debrief"].read_text()
+    finally:
+        for worker in (rival, debrief):
+            if worker is not None:
+                worker.send_signal(signal.SIGTERM)
+                assert worker.wait(timeout=30) == 0
     assert processes_of(var) == []
 
 

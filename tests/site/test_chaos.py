@@ -52,6 +52,7 @@ def servers(tmp_path):
         site = chaos.Site(tmp_path, pg, redis, **SITE_ENV)
         site.start("web")
         site.start("worker")
+        site.start("debrief")  # as the Procfile runs them: finished heists' debriefs too
         site.wait_ready()
         yield pg, redis, site
     finally:

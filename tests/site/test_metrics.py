@@ -13,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from game.models import Heist
 from game.services.debriefs import debrief_compute
-from game.tasks import plan_rival_night
+from game.tasks import debrief_heist, plan_rival_night
 from shop import services as shop_services
 from tests.support.heists import make_player, play_out, start
 from tests.support.shop import buy
@@ -112,14 +112,20 @@ def test_a_purchase_and_a_welcome_grant_are_counted(metrics_on):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_broker_queue_depth_is_read_at_scrape_time(metrics_on):
-    queue = celery_app.conf.task_default_queue
+def test_the_broker_queue_depth_is_read_at_scrape_time(metrics_on, settings):
+    queue, debriefs = celery_app.conf.task_default_queue, settings.DEBRIEF_QUEUE
+    nobody = "00000000-0000-0000-0000-000000000000"
     celery_app.control.purge()
     try:
-        assert value(samples(scrape()), "veyltak_broker_queue_messages", queue=queue) == 0
+        first = samples(scrape())
+        for name in (queue, debriefs):  # each queue reported, empty
+            assert first[("veyltak_broker_queue_messages", frozenset({("queue", name)}))] == 0
         for night in (1, 2, 3):  # no worker consumes them here
-            plan_rival_night.apply_async(args=("00000000-0000-0000-0000-000000000000", night))
-        assert value(samples(scrape()), "veyltak_broker_queue_messages", queue=queue) == 3
+            plan_rival_night.apply_async(args=(nobody, night))
+        debrief_heist.apply_async(args=(nobody,))  # routed to the debrief queue
+        after = samples(scrape())
+        assert value(after, "veyltak_broker_queue_messages", queue=queue) == 3
+        assert value(after, "veyltak_broker_queue_messages", queue=debriefs) == 1
     finally:
         celery_app.control.purge()
 

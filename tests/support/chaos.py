@@ -1,7 +1,7 @@
 """Throwaway servers for the chaos tests (tests/site/test_chaos.py): a PostgreSQL cluster
 (initdb into a temporary folder, pg_ctl on a free port) and a Redis, both the test's own, so
 stopping and killing them touches nothing else on the machine; and the site's processes (the
-Procfile's web and worker commands) on them, started and killed by the test."""
+Procfile's web, worker and debrief commands) on them, started and killed by the test."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def _procfile() -> dict[str, str]:
 
 
 class Site:
-    """The Procfile's web (gunicorn) and worker (Celery) on the throwaway servers."""
+    """The Procfile's web (gunicorn), worker and debrief (Celery) on the throwaway servers."""
 
     def __init__(self, base: Path, pg: Postgres, redis: Redis, **extra: str) -> None:
         self.base_dir = base

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -31,15 +32,29 @@ class LiveWorker:
         return pattern.findall(self.log())
 
 
-def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: int):
+def live_worker_process(
+    tmp_path,
+    *,
+    pool: str,
+    concurrency: int,
+    conn_max_age: int,
+    queues: tuple[str, ...] = (),
+    name: str = "test",
+    purge: bool = True,
+):
     """Start ``celery -A veyltak_site worker`` (a generator for a fixture: yields the worker,
     stops it after). The worker is another process, so it only sees committed rows: use it from
-    tests marked ``django_db(transaction=True)``. Stale messages are purged first and after."""
+    tests marked ``django_db(transaction=True)``. Stale messages are purged first and after
+    (every queue; ``purge=False``: not first, for a worker started in the middle of a test to
+    take what waits). ``queues``: its -Q, as the Procfile's rival and debrief workers take
+    theirs (none: every queue); ``name`` starts its host name and its log's, so two can run at
+    once."""
     from veyltak_site.celery import app
 
     if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp", "filesystem")):
         pytest.skip(f"needs a broker another process shares, not {settings.CELERY_BROKER_URL}")
-    app.control.purge()
+    if purge:
+        app.control.purge()
     db = connection.settings_dict
     if settings.USING_POSTGRES:
         auth = quote(db["USER"] or "", safe="")
@@ -55,7 +70,7 @@ def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: 
         "DB_CONN_MAX_AGE": str(conn_max_age),
     }
     env.pop("DATABASE_TEST_NAME", None)
-    worker = LiveWorker(tmp_path / "worker.log")
+    worker = LiveWorker(tmp_path / f"{name}-worker.log")
     with open(worker.log_path, "wb") as log:
         worker.process = subprocess.Popen(
             [
@@ -75,7 +90,8 @@ def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: 
                 "--without-mingle",
                 "--without-heartbeat",
                 "--hostname",
-                f"test-{os.getpid()}@%h",
+                f"{name}-{os.getpid()}@%h",
+                *(["-Q", ",".join(queues)] if queues else []),
             ],
             cwd=settings.BASE_DIR,
             env=env,
@@ -97,3 +113,28 @@ def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: 
             worker.process.kill()
             worker.process.wait(timeout=10)
         app.control.purge()
+
+
+# The same worker for use inside a test (``with running_worker(...) as worker:``), e.g. one
+# started once something waits in its queue (``purge=False``).
+running_worker = contextlib.contextmanager(live_worker_process)
+
+
+def queue_depth(queue: str) -> int:
+    """Messages waiting in one of the broker's queues (taken by no worker yet)."""
+    from veyltak_site.celery import app
+    from veyltak_site.metrics_view import queue_messages
+
+    with app.connection_for_read() as conn:
+        return queue_messages(conn, queue)
+
+
+def forget_workers() -> None:
+    """Clear the workers' heartbeat records from the cache (veyltak_site.workers), so a test
+    sees only the workers it records or starts."""
+    from django.core.cache import cache
+
+    from veyltak_site.workers import WORKER_KEY, WORKERS_KEY
+
+    names = cache.get(WORKERS_KEY) or []
+    cache.delete_many([WORKERS_KEY, *(WORKER_KEY.format(n) for n in names)])

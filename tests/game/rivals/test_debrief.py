@@ -273,6 +273,18 @@ def test_a_whole_heist_debrief():
     assert data["nights"][0]["label"] in ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
+def test_work_kept_between_nights_changes_no_answer():
+    """The debrief keeps the player model's work from night to night (playermodel.HeistFits)
+    and the solver's outcomes for its own measure: each night's review is the one worked out
+    alone, to the last bit."""
+    for seed in (3, 8, 11):
+        final, seen = play_heist(seed)
+        d = debrief.debrief(seen)
+        for review, obs, res in zip(d.nights, seen[:-1], final.history, strict=True):
+            alone = debrief.review_night(obs, Plan(*res.plan(PLAYER)))
+            assert dataclasses.replace(review, luck=0.0) == alone
+
+
 def test_luck_is_what_the_revealed_plan_gave_against_the_expectation():
     _final, seen = play_heist(5)
     d = debrief.debrief(seen)

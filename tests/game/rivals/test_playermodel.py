@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from game.engine import PLAYER, RIVAL, Stream, new_heist, observe, resolve
 from game.rivals import playermodel, policy
@@ -95,6 +96,20 @@ def test_the_model_learns_a_reaction_to_the_rivals_last_plan_within_a_heist():
         trust.append(model.trust)
     assert np.mean(theta) > 2.4
     assert np.mean(trust) > 0.22
+
+
+def test_a_heists_fits_kept_from_night_to_night_give_the_same_model():
+    """playermodel.HeistFits (what the debrief keeps while it reviews one heist's nights) gives
+    build's model to the last bit, in any order of the nights, and refuses another heist's."""
+    for seed in range(6):
+        nights = [observe(heist_against("copycat", seed, k), RIVAL) for k in range(6)]
+        fits = playermodel.HeistFits(nights[-1])
+        for obs in random.Random(seed).sample(nights, len(nights)):
+            kept, alone = fits.build(obs), playermodel.build(obs)
+            assert np.array_equal(kept.theta, alone.theta)
+            assert (kept.trust, kept.nights, kept.gains) == (alone.trust, alone.nights, alone.gains)
+    with pytest.raises(ValueError):
+        fits.build(observe(heist_against("copycat", 99, 3), RIVAL))
 
 
 def test_no_history_is_the_prior_with_no_trust():
