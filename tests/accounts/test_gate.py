@@ -162,6 +162,28 @@ def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_d
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
 
 
+def test_the_record_is_read_as_stored_and_none_before_any_check(client, refused_date, adult_date):
+    """The browser's record, read on every heist request in plain SQL, is the stored row."""
+    from accounts.models import GateRecord
+
+    def read():
+        request = client.get("/api/v1/me/").wsgi_request
+        return gate._record(request), request
+
+    assert read()[0] is None  # a session, no check yet
+    assert api_age_check(client, adult_date).status_code == 200
+    record, request = read()
+    stored = GateRecord.objects.get(key=record.key)
+    fields = [f.attname for f in GateRecord._meta.concrete_fields]
+    assert [getattr(record, f) for f in fields] == [getattr(stored, f) for f in fields]
+    assert record.confirmed_at is not None and record.locked_until is None
+    assert gate.session_confirmed(request)
+    assert api_age_check(client, refused_date).status_code == 403
+    record, request = read()
+    assert record.confirmed_at is None and record.locked_until is not None
+    assert not gate.session_confirmed(request)
+
+
 # --- wording -------------------------------------------------------------------------------------
 
 
