@@ -323,7 +323,11 @@ def test_a_signed_in_player_without_a_confirmation_is_attested_by_the_check(clie
     user = User.objects.create_user("staff", "staff@example.com", "pw-long-enough-123")
     client.force_login(user)
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
+    heist = "/api/v1/heists/00000000-0000-4000-8000-000000000000/"
+    assert client.get(heist).json()["error"]["code"] == "age_check_required"
     assert api_age_check(client, adult_date).status_code == 200
+    # Past the heist routes' check now (their own refusal: no such heist).
+    assert client.get(heist).json()["error"]["code"] == "not_found"
     profile = Profile.objects.get(user=user)
     assert profile.adult_confirmed_at is not None
     assert profile.gate_version == gate.GATE_VERSION
