@@ -10,7 +10,9 @@ heists (seed i: the decks of ``tournament.seat_personas(i)``, server seed
 (``game.rivals.debrief.debrief`` on the player's observations). It prints each level's mean
 accuracy (95% interval), loot lost, luck and labels, whether the accuracy rises level by level
 (rookie < hustler < safecracker < kingpin), and the CPU time of one debrief (this thread's CPU
-clock, so a busy machine does not inflate it): median, p95, max. The last line is
+clock, so a busy machine does not inflate it): median, p95, max, and a digest of every debrief
+worked out (each one's full floats, in level and seed order): a change that only makes the
+debrief cheaper keeps it as it was on the same heists. The last line is
 ``debrief_p95_seconds: N`` (aim: under 1.5 on one core).
 """
 
@@ -39,9 +41,12 @@ from game.rivals.personas import list_personas
 LEVELS = ("rookie", "hustler", "safecracker", "kingpin")
 
 
-def one(task: tuple[str, int]) -> tuple[str, int, float, float, float, list[str], float, float]:
+def one(
+    task: tuple[str, int],
+) -> tuple[str, int, float, float, float, list[str], float, float, str]:
     """Play heist ``seed`` with ``level`` in the player's seat against Kingpin and debrief it:
-    (level, seed, accuracy, loot lost, luck, labels, player's score, debrief CPU seconds)."""
+    (level, seed, accuracy, loot lost, luck, labels, player's score, debrief CPU seconds, the
+    debrief's repr)."""
     level, seed = task
     personas = {p.slug: p for p in list_personas()}
     deck_p, deck_r = seat_personas(seed)
@@ -70,7 +75,7 @@ def one(task: tuple[str, int]) -> tuple[str, int, float, float, float, list[str]
     won = outcome(state)
     score = 1.0 if won == PLAYER else 0.5 if won is None else 0.0
     labels = [r.label for r in d.nights]
-    return level, seed, d.accuracy, d.loot_lost, d.luck, labels, score, cpu
+    return level, seed, d.accuracy, d.loot_lost, d.luck, labels, score, cpu, repr(d)
 
 
 def mean_ci(x: list[float]) -> tuple[float, float]:
@@ -133,6 +138,10 @@ def main() -> int:
         f"  p95 {p95:.3f} s  max {cpu.max():.3f} s  aim p95 < 1.5 s: "
         f"{'PASS' if p95 < 1.5 else 'FAIL'}"
     )
+    digest = hashlib.sha256()
+    for row in sorted(rows, key=lambda r: (LEVELS.index(r[0]), r[1])):
+        digest.update(row[8].encode())
+    print(f"debriefs {digest.hexdigest()[:12]} (a digest of every debrief above)")
     print(f"debrief_p95_seconds: {p95:.3f}")
     return 0
 
