@@ -254,11 +254,18 @@ def _likely(game: policy.NightGame, cw: np.ndarray) -> Scored:
     """The rival's likeliest plan by crew type, summed over the hands it may hold."""
     rs = game.night.rs
     chance: dict[tuple, float] = {}
+    # The hands share most of their plans: each plan's key is made once (a sort of its crew
+    # by name), not once per hand; the sums are added in the same order as before.
+    keys: dict[tuple, tuple] = {}
+    weights = cw.tolist()
     k = 0
     for hp in game.opp_hps:
-        for crew, boost in hp.plans:
-            key = (_crew(rs, crew), bool(boost and crew))
-            chance[key] = chance.get(key, 0.0) + float(cw[k])
+        for plan in hp.plans:
+            key = keys.get(plan)
+            if key is None:
+                crew, boost = plan
+                key = keys[plan] = (_crew(rs, crew), bool(boost and crew))
+            chance[key] = chance.get(key, 0.0) + weights[k]
             k += 1
     (crew, boost), p = max(chance.items(), key=lambda kv: (kv[1], kv[0]))
     return Scored(crew, boost, p)
