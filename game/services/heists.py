@@ -374,7 +374,10 @@ def _resolve_night(
     heist.last_activity_at = now
     nights = snapshot.nights
     if state.finished:
-        heist_finish(heist=heist, state=state)
+        # The nights sealed, from the nights read under the row lock (this one's plan is set
+        # above): the same count the database holds, without asking it again.
+        sealed = sum(1 for n in nights if n.player_plan is not None)
+        heist_finish(heist=heist, state=state, nights_sealed=sealed)
     else:
         Heist.objects.filter(pk=heist.pk).update(night=heist.night, last_activity_at=now)
         nights = [*nights, _night_start(heist, state)]
@@ -384,16 +387,19 @@ def _resolve_night(
 _OUTCOMES = {PLAYER: Heist.Outcome.WIN, RIVAL: Heist.Outcome.LOSS, None: Heist.Outcome.DRAW}
 
 
-def heist_signs_award(*, heist: Heist) -> HeistSigns:
+def heist_signs_award(*, heist: Heist, nights_sealed: int | None = None) -> HeistSigns:
     """The Signs a finished heist earns, decided and paid by the shop (DESIGN.md section 6).
 
     Runs inside the transaction that finishes the heist (``heist_finish``), which holds the
     heist's row lock. The shop is told what it needs and decides: guests earn nothing, nor a
     heist with a night the player did not seal, and past the daily limit an earning of 0 is
     recorded. Keyed by the heist in the ledger, so a retry, a second worker or a double request
-    pays once whatever happens here.
+    pays once whatever happens here. ``nights_sealed``: the nights the player sealed, when the
+    caller knows them from the nights it read under the lock (else they are counted here).
     """
-    sealed = HeistNight.objects.filter(heist=heist, player_plan__isnull=False).count()
+    sealed = nights_sealed
+    if sealed is None:
+        sealed = HeistNight.objects.filter(heist=heist, player_plan__isnull=False).count()
     return shop_services.signs_award(
         player_id=heist.user_id,
         heist_id=heist.pk,
@@ -405,11 +411,14 @@ def heist_signs_award(*, heist: Heist) -> HeistSigns:
     )
 
 
-@transaction.atomic
-def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
+# No savepoint inside the seal's transaction (two round trips saved): a failure here fails the
+# whole seal, which rolls back as one.
+@transaction.atomic(savepoint=False)
+def heist_finish(*, heist: Heist, state: HeistState, nights_sealed: int | None = None) -> Heist:
     """Close a heist whose last night was played: outcome and the (one) Signs award.
 
-    Called by ``plan_seal`` with the heist row locked, so it runs once per heist.
+    Called by ``plan_seal`` with the heist row locked, so it runs once per heist;
+    ``nights_sealed`` as for ``heist_signs_award``.
     """
     if not state.finished:
         raise ApplicationError(
@@ -424,7 +433,7 @@ def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
         reason = SignsReason.PRACTICE if heist.is_practice else SignsReason.CHALLENGE
         heist.signs_awarded, heist.signs_reason = None, reason
     else:
-        signs = heist_signs_award(heist=heist)
+        signs = heist_signs_award(heist=heist, nights_sealed=nights_sealed)
         heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
     # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
     heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
