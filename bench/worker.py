@@ -138,9 +138,9 @@ def main() -> int:
     app.control.purge()
     # The rival's turns only: a finished heist's debrief task would add its CPU to them
     # (bench/debrief.py measures the debrief).
-    from game.services import heists as heist_services
+    from game.services import finish as finish_services
 
-    heist_services.debrief_schedule = lambda heist_id: None
+    finish_services.debrief_schedule = lambda heist_id: None
     worker = start_worker(python, env, var / "worker.log", args.pool, args.concurrency)
     results: dict[str, float] = {}
     try:
