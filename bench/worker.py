@@ -1,6 +1,6 @@
 """What the rival's turn costs a Celery worker, per difficulty, on PostgreSQL and Redis.
 
-Starts one worker as ``make run`` would (prefork, ``--concurrency 1`` by default), then for each
+Starts one worker as ``make run`` would (``--pool solo`` by default, as the Procfile), then for each
 difficulty plays ``--heists`` complete heists: this process starts them and seals the player's
 random legal plans through the services (as the web process does), and the worker plays every
 rival night from its task queue. The worker's CPU, read from /proc, is divided by the rival
@@ -118,7 +118,7 @@ def main() -> int:
     parser.add_argument("--heists", type=int, default=40, help="per difficulty")
     parser.add_argument("--idle", type=int, default=1000, help="rival tasks with nothing to do")
     parser.add_argument("--difficulty", choices=["all", *DIFFICULTIES], default="all")
-    parser.add_argument("--pool", default="prefork", choices=["prefork", "solo", "threads"])
+    parser.add_argument("--pool", default="solo", choices=["solo", "prefork", "threads"])
     parser.add_argument("--concurrency", type=int, default=1)
     args = parser.parse_args()
     if not (1 <= args.heists <= 2000 and 1 <= args.idle <= 100_000):
