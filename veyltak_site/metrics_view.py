@@ -60,27 +60,25 @@ def allowed(request: HttpRequest) -> bool:
 
 
 class BrokerQueueCollector:
-    """The messages waiting in each of the broker's queues (the rival's turns, the debriefs),
-    asked at each scrape: LLEN on Redis, the queue folder of the embedded broker, a passive
-    declare on RabbitMQ (kombu's one call for all three). Nothing is reported while the broker
-    does not answer (/healthz says so)."""
+    """The messages waiting in the broker's queue, asked at each scrape: LLEN on Redis, the
+    queue folder of the embedded broker, a passive declare on RabbitMQ (kombu's one call for
+    all three). Nothing is reported while the broker does not answer (/healthz says so)."""
 
     def collect(self):
         from veyltak_site.celery import app
 
         gauge = GaugeMetricFamily(
             "veyltak_broker_queue_messages",
-            "Messages waiting in a broker queue (celery: rival turns and periodic tasks; "
-            "debriefs), read at scrape time.",
+            "Messages waiting in the broker's queue (rival turns and other tasks), read at "
+            "scrape time.",
             labels=["queue"],
         )
-        queues = [q.name for q in app.conf.task_queues or ()] or [app.conf.task_default_queue]
+        queue = app.conf.task_default_queue
         try:
             with app.connection_for_read() as conn:
                 conn.ensure_connection(max_retries=1, timeout=2)
-                for queue in queues:
-                    waiting = conn.default_channel.queue_declare(queue=queue, passive=True)
-                    gauge.add_metric([queue], waiting.message_count)
+                waiting = conn.default_channel.queue_declare(queue=queue, passive=True)
+            gauge.add_metric([queue], waiting.message_count)
         except Exception as exc:
             log.warning("metrics: broker queue depth not read: %s", exc)
         yield gauge

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Queue
 
 from veyltak_site.env import (
     env_bool,
@@ -186,12 +185,6 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     BROKER_DIR = None
-    if CELERY_BROKER_URL.startswith("redis"):  # queues asked in CELERY_TASK_QUEUES' order
-        CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
-# Every worker takes both queues unless -Q says otherwise; on Redis, rival turns (a player waits
-# for them) before debriefs (0.13 s of CPU each, they can wait): docs/deploy.md, "Queues".
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("debriefs"))
-CELERY_TASK_ROUTES = {"game.debrief_heist": {"queue": "debriefs"}}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -4,9 +4,7 @@ heist that completes with no worker at all through the web process's fallback.""
 from __future__ import annotations
 
 import datetime as dt
-import re
 import time
-import uuid
 
 import pytest
 from django.db import connection
@@ -14,7 +12,7 @@ from django.db.models import F
 
 from game.models import Heist, HeistNight
 from game.services import rivals as services
-from game.tasks import debrief_heist, plan_rival_night
+from game.tasks import plan_rival_night
 from tests.support.heists import (
     age_checked_client,
     commitment_of,
@@ -22,7 +20,6 @@ from tests.support.heists import (
     start,
     wait_for_phase,
 )
-from tests.support.worker import live_worker_process
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -211,41 +208,3 @@ def test_worker_works_out_the_debrief_when_a_heist_finishes(live_worker, setting
     assert response.json()["accuracy"] < 80
     assert live_worker.task_returns("game.debrief_heist") == ["True"], live_worker.log()
     assert in_the_web == []
-
-
-@pytest.mark.celery_worker
-def test_rival_turns_go_before_the_debriefs_waiting_ahead_of_them(tmp_path):
-    """Debriefs have a queue of their own (settings: CELERY_TASK_QUEUES, CELERY_TASK_ROUTES),
-    and on Redis a worker asks the rival's queue first: rival turns sent after a burst of
-    finished heists are taken before those heists' debriefs (one queue took them in the order
-    sent; the two queues in turn would interleave them)."""
-    from veyltak_site.celery import app
-
-    if not app.conf.broker_url.startswith("redis"):
-        pytest.skip("the order of the queues is Redis's (queue_order_strategy); others alternate")
-    nobody = [str(uuid.uuid4()) for _ in range(5)]  # no such heists: each task returns at once
-
-    def queued():
-        for heist_id in nobody[:3]:
-            debrief_heist.apply_async(args=(heist_id,))
-        for heist_id in nobody[3:]:
-            plan_rival_night.apply_async(args=(heist_id, 1))
-
-    worker_gen = live_worker_process(
-        tmp_path, pool="solo", concurrency=1, conn_max_age=0, queued=queued
-    )
-    worker = next(worker_gen)
-    try:
-        done = re.compile(r"Task (game\.\w+)\[[^\]]+\] succeeded")
-        deadline = time.monotonic() + 30
-        while len(done.findall(worker.log())) < 5 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert done.findall(worker.log()) == [
-            "game.plan_rival_night",
-            "game.plan_rival_night",
-            "game.debrief_heist",
-            "game.debrief_heist",
-            "game.debrief_heist",
-        ], worker.log()
-    finally:
-        worker_gen.close()

@@ -31,19 +31,15 @@ class LiveWorker:
         return pattern.findall(self.log())
 
 
-def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: int, queued=None):
+def live_worker_process(tmp_path, *, pool: str, concurrency: int, conn_max_age: int):
     """Start ``celery -A veyltak_site worker`` (a generator for a fixture: yields the worker,
     stops it after). The worker is another process, so it only sees committed rows: use it from
-    tests marked ``django_db(transaction=True)``. Stale messages are purged first and after;
-    ``queued``, if given, is called after the purge and before the worker starts (to send the
-    tasks it will find waiting)."""
+    tests marked ``django_db(transaction=True)``. Stale messages are purged first and after."""
     from veyltak_site.celery import app
 
     if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp", "filesystem")):
         pytest.skip(f"needs a broker another process shares, not {settings.CELERY_BROKER_URL}")
     app.control.purge()
-    if queued is not None:
-        queued()
     db = connection.settings_dict
     if settings.USING_POSTGRES:
         auth = quote(db["USER"] or "", safe="")
