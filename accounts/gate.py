@@ -29,13 +29,14 @@ from functools import wraps
 
 from django.conf import settings
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
 from accounts.guest import existing_guest_id, guest_id
 from accounts.models import GateRecord
+from veyltak_site.rows import ModelRows
 
 # Bump when the rule changes: every stored confirmation names the version it passed under.
 GATE_VERSION = "2026.11"
@@ -90,9 +91,24 @@ def _cookie_until(request) -> int | None:
     return until if until > _now() else None
 
 
+_RECORDS = ModelRows(GateRecord, "g")
+
+
 def _record(request) -> GateRecord | None:
+    """This browser's record as it is now, or None. Read on every request to a heist route
+    (``session_confirmed``), so in plain SQL (veyltak_site.rows): through the ORM the query's
+    building cost more than the rest of the age check."""
     key = existing_guest_id(request)
-    return GateRecord.objects.filter(key=key).first() if key else None
+    if not key:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_RECORDS.columns(connection)} FROM {_RECORDS.table(connection)} "  # noqa: S608
+            f"WHERE {_RECORDS.column(connection, 'key')} = %s",
+            [key],
+        )
+        row = cursor.fetchone()
+    return _RECORDS.build(row, connection) if row is not None else None
 
 
 def _active(until: int | None) -> int | None:

@@ -112,6 +112,12 @@ def main() -> int:
     parser.add_argument("--web-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--web-threads", type=int, default=4)
     parser.add_argument(
+        "--celery-pool",
+        default="solo",
+        choices=["solo", "prefork", "threads"],
+        help="as the Procfile",
+    )
+    parser.add_argument(
         "--celery-concurrency", type=int, default=max(1, (os.cpu_count() or 1) // 2)
     )
     parser.add_argument("--difficulty", default="mixed", choices=["mixed", *DIFFICULTIES])
@@ -145,7 +151,9 @@ def main() -> int:
         web = start_gunicorn(
             port, env, var / "gunicorn.log", workers=args.web_workers, threads=args.web_threads
         )
-        worker = start_worker(python, env, var / "worker.log", "prefork", args.celery_concurrency)
+        worker = start_worker(
+            python, env, var / "worker.log", args.celery_pool, args.celery_concurrency
+        )
         wait_port(port, 60, web)
         stats = Stats()
         players = [Player.from_args(base, i, stats, args) for i in range(args.players)]
@@ -202,7 +210,7 @@ def main() -> int:
     print()
     print(
         f"machine: {cores} cores; gunicorn {args.web_workers} workers x {args.web_threads} "
-        f"threads (gthread); celery prefork x{args.celery_concurrency}; PostgreSQL; "
+        f"threads (gthread); celery {args.celery_pool} x{args.celery_concurrency}; PostgreSQL; "
         f"Redis broker"
     )
     print(

@@ -155,7 +155,16 @@ def main() -> int:
     parser.add_argument("--web-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--web-threads", type=int, default=4)
     parser.add_argument(
-        "--celery-concurrency", type=int, default=max(1, (os.cpu_count() or 1) // 2)
+        "--celery-pool",
+        default="solo",
+        choices=["solo", "prefork", "threads"],
+        help="the worker's pool (solo, as the Procfile)",
+    )
+    parser.add_argument(
+        "--celery-concurrency",
+        type=int,
+        default=max(1, (os.cpu_count() or 1) // 2),
+        help="prefork or threads: the pool's size (solo runs one task at a time)",
     )
     parser.add_argument(
         "--worker-nice",
@@ -239,7 +248,7 @@ def main() -> int:
             python,
             env,
             var / "worker.log",
-            "prefork",
+            args.celery_pool,
             args.celery_concurrency,
             nice=args.worker_nice,
         )
@@ -267,7 +276,7 @@ def main() -> int:
         print(
             f"load: {schedule} (players:seconds), {args.spawn_rate:g} new players/s, shop at "
             f"{shop_path or 'wallet or crew, no shop API'}; gunicorn {args.web_workers}x"
-            f"{args.web_threads} gthread, celery prefork x{args.celery_concurrency}"
+            f"{args.web_threads} gthread, celery {_pool(args)}"
             f"{f' at nice {args.worker_nice}' if args.worker_nice else ''}, debriefs "
             f"{'dropped (--no-debriefs)' if args.no_debriefs else 'worked out'} by a worker "
             f"x{args.debrief_concurrency}, DB_CONN_MAX_AGE {args.conn_max_age}",
@@ -332,6 +341,12 @@ def _debriefed(db_url: str) -> dict[str, int]:
         ).fetchone()
         (stored,) = conn.execute("SELECT count(*) FROM game_heistdebrief").fetchone()
     return {"finished": finished, "debriefs": stored}
+
+
+def _pool(args) -> str:
+    return (
+        "solo" if args.celery_pool == "solo" else f"{args.celery_pool} x{args.celery_concurrency}"
+    )
 
 
 def _shop_path(base: str) -> str:

@@ -3,7 +3,8 @@
 A player is one guest (its own requests.Session): it reads /api/v1/me/ for the CSRF cookie,
 passes the age check, and plays as the browser board does: start a heist, poll the heist view
 with a backoff until the rival has sealed (phase "planning"), each read with the ETag of the last
-in ``If-None-Match`` (a 304 keeps the view in hand), seal a random legal plan, and so on to the
+view in hand in ``If-None-Match`` (a 304 keeps it; a start's or a seal's answer names its view's
+in ``Heist-ETag``), seal a random legal plan, and so on to the
 end. A 409 ``rival_not_sealed`` from the seal route means "poll the view and seal
 again"; a 429 means "wait Retry-After and try again". Any other failure is counted as such.
 Used by bench/api.py, bench/soak.py and the runner's tests; loopback traffic only.
@@ -230,7 +231,7 @@ class Player:
             elapsed = time.perf_counter() - t
             if response.status_code == 200:
                 self.stats.add("seal", elapsed)
-                return response.json()["heist"]
+                return self.hold(response, response.json()["heist"])
             if response.status_code == 409 and _code(response) == "rival_not_sealed":
                 # The rival has not sealed yet: look at the board again, then seal.
                 self.stats.count("not_sealed")
@@ -259,7 +260,14 @@ class Player:
         if response.status_code != 201:
             self.stats.error(f"start {response.status_code}: {response.text[:200]}")
             return None
-        return response.json()
+        return self.hold(response, response.json())
+
+    def hold(self, response: requests.Response, view: dict) -> dict:
+        """Keep the view a start or a seal answered with the tag its answer names for it
+        (``Heist-ETag``), as the board does: the next read is a 304 while the rival plans."""
+        tag = response.headers.get("Heist-ETag")
+        self.known = (view["id"], tag, view) if tag else None
+        return view
 
     def play_heist(self, deadline: float | None = None) -> bool:
         """Play one heist from start to end (the next one starts only after it)."""

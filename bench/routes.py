@@ -4,8 +4,9 @@ rival's turn, night by night, as the board and the load clients use them.
     .venv-dev/bin/python bench/routes.py                      # 24 heists, levels mixed
     .venv-dev/bin/python bench/routes.py --heists 8 --profile seal --top 30
 
-Plays ``--heists`` heists (guests who pass the age check, rivals and levels in turn, as in
-tests/load/locustfile.py: 40/30/20/10% Rookie to Kingpin) through Django's own request handler
+Plays ``--heists`` heists (rivals and levels in turn, as in tests/load/locustfile.py: 40/30/20/10%
+Rookie to Kingpin; a share ``--signed-in``, 0.3 as there, by players signed in to an account that
+passed the age check, the others by guests who pass it) through Django's own request handler
 in this process (every middleware, sessions in Redis, PostgreSQL), with the rival's turn played
 in this process too (``rival_plan_seal``, the worker's task body, without Celery). Each night:
 
@@ -24,7 +25,8 @@ the connection's log. ``--profile KIND`` runs cProfile over the requests of one 
 by cumulative time. Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_DATABASE_URL,
 BENCH_REDIS_URL); the database (default ``veyltak_bench_routes``) is dropped and created afresh;
 the Redis databases are 12 (broker: the seal's rival task is sent, then purged) and 13 (cache).
-The last lines are ``view_cpu_ms``, ``view_304_cpu_ms`` and ``seal_cpu_ms`` (means).
+A second table splits the seal and the views by guests and signed-in players. The last lines
+are ``view_cpu_ms``, ``view_304_cpu_ms`` and ``seal_cpu_ms`` (means over both).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class Recorder:
         self.by_night: dict[tuple[str, int], list[float]] = defaultdict(list)
         self.queries: dict[str, list[int]] = defaultdict(list)
         self.size: dict[str, list[int]] = defaultdict(list)
+        self.by_who: dict[tuple[str, str], list[float]] = defaultdict(list)
+        self.who = "guest"
         self.profile_kind = profile
         # Timed by this thread's CPU clock, as the figures are: waits on PostgreSQL and Redis and
         # other processes on the machine do not count.
@@ -77,6 +81,7 @@ class Recorder:
             self.profiler.disable()
         self.cpu[kind].append(elapsed)
         self.by_night[(kind, at_night)].append(elapsed)
+        self.by_who[(kind, self.who)].append(elapsed)
         self.queries[kind].append(len(connection.queries))
         content = getattr(out, "content", None)
         if content is not None:
@@ -98,19 +103,40 @@ def setup(env: dict[str, str]) -> None:
     connection.force_debug_cursor = True
 
 
-def client(n: int):
+def client(n: int, signed_in: bool = False):
+    """A guest who passed the age check, or (``signed_in``) a player signed in to an account
+    that passed it (as bench/capacity.py makes them: a verified address, the attestation)."""
     from django.test import Client
 
     # An address of its own, as behind a proxy (NUM_PROXIES=1): the per-address limits count
     # each player apart, as in tests/load/locustfile.py.
     address = f"10.1.{n // 256 % 256}.{n % 256}"
     c = Client(enforce_csrf_checks=True, HTTP_X_FORWARDED_FOR=address)
+    if signed_in:
+        from allauth.account.models import EmailAddress
+        from django.contrib.auth import get_user_model
+
+        from accounts.services import profile_attest
+
+        email = f"player{n}@routes.invalid"
+        user = get_user_model().objects.create(username=email, email=email)
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+        profile_attest(user=user)
+        c.force_login(user, backend=settings_backend())
     if c.get("/api/v1/me/").status_code != 200:
         raise SystemExit("GET /api/v1/me/ failed")
-    response = post(c, "/api/v1/age-check/", {"birth_date": ADULT_BIRTH_DATE})
-    if response.status_code != 200:
-        raise SystemExit(f"age check: {response.status_code} {response.content[:200]!r}")
+    if not signed_in:
+        response = post(c, "/api/v1/age-check/", {"birth_date": ADULT_BIRTH_DATE})
+        if response.status_code != 200:
+            raise SystemExit(f"age check: {response.status_code} {response.content[:200]!r}")
     return c
+
+
+def settings_backend() -> str:
+    """The authentication backend a sign-in through the sign-in page records (allauth's)."""
+    from django.conf import settings
+
+    return next(b for b in settings.AUTHENTICATION_BACKENDS if "allauth" in b)
 
 
 def post(c, path: str, body: dict):
@@ -174,6 +200,14 @@ def report(rec: Recorder, top: int) -> None:
             pstats.Stats(rec.profiler, stream=out).sort_stats(key).print_stats(top)
             print(f"\nprofile of '{rec.profile_kind}' requests, by {key}:")
             print(out.getvalue().split("\n", 4)[-1].rstrip())
+    print("by player (CPU mean ms, n):    guest       signed in")
+    for kind in ("view (rival planning)", "view (unchanged)", "view (rival sealed)", "seal"):
+        cells = []
+        for who in ("guest", "signed in"):
+            values = rec.by_who.get((kind, who)) or []
+            mean = f"{statistics.fmean(values):>7.2f}" if values else f"{'-':>7}"
+            cells.append(f"{mean} {len(values):>4}")
+        print(f"  {kind:<22} " + "   ".join(cells))
     view = rec.cpu["view (rival planning)"] + rec.cpu["view (rival sealed)"]
     print(f"view_cpu_ms: {statistics.fmean(view):.2f}")
     print(f"view_304_cpu_ms: {statistics.fmean(rec.cpu['view (unchanged)']):.2f}")
@@ -185,6 +219,9 @@ def main() -> int:
     parser.add_argument("--heists", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-etag", action="store_true", help="poll without If-None-Match")
+    parser.add_argument(
+        "--signed-in", type=float, default=0.3, help="share of players signed in (0.3)"
+    )
     parser.add_argument(
         "--profile", metavar="KIND", help='the start of a kind: view, seal, rival, "view (u"...'
     )
@@ -213,8 +250,12 @@ def main() -> int:
     warm = Recorder(None)
     try:
         play(client(10_000), warm, len(LEVELS) - 1, rng, costs, not args.no_etag)  # imports, caches
+        # Who signs in is drawn apart from the plans, so the share does not change them.
+        signing = random.Random(args.seed + 1)
         for n in range(args.heists):
-            play(client(n), rec, n, rng, costs, not args.no_etag)
+            signed_in = signing.random() < args.signed_in
+            rec.who = "signed in" if signed_in else "guest"
+            play(client(n, signed_in), rec, n, rng, costs, not args.no_etag)
     finally:
         app.control.purge()
     report(rec, args.top)

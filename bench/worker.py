@@ -1,7 +1,7 @@
 """What the rival's turn costs a Celery worker, per difficulty, on PostgreSQL and Redis.
 
-Starts one worker as ``make run`` starts its rival's worker (prefork, the rival's queue only,
-``--concurrency 1`` by default), then for each
+Starts one worker as ``make run`` starts its rival's worker (``--pool solo`` by default, as the
+Procfile, the rival's queue only), then for each
 difficulty plays ``--heists`` complete heists: this process starts them and seals the player's
 random legal plans through the services (as the web process does), and the worker plays every
 rival night from its task queue. The worker's CPU, read from /proc, is divided by the rival
@@ -119,7 +119,7 @@ def main() -> int:
     parser.add_argument("--heists", type=int, default=40, help="per difficulty")
     parser.add_argument("--idle", type=int, default=1000, help="rival tasks with nothing to do")
     parser.add_argument("--difficulty", choices=["all", *DIFFICULTIES], default="all")
-    parser.add_argument("--pool", default="prefork", choices=["prefork", "solo", "threads"])
+    parser.add_argument("--pool", default="solo", choices=["solo", "prefork", "threads"])
     parser.add_argument("--concurrency", type=int, default=1)
     args = parser.parse_args()
     if not (1 <= args.heists <= 2000 and 1 <= args.idle <= 100_000):
@@ -139,9 +139,9 @@ def main() -> int:
     app.control.purge()
     # The rival's turns only: no debrief task is sent (it would wait in the debrief queue,
     # which this worker does not take; bench/debrief.py measures the debrief).
-    from game.services import heists as heist_services
+    from game.services import finish as finish_services
 
-    heist_services.debrief_schedule = lambda heist_id: None
+    finish_services.debrief_schedule = lambda heist_id: None
     worker = start_worker(python, env, var / "worker.log", args.pool, args.concurrency)
     results: dict[str, float] = {}
     try:

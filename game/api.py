@@ -203,6 +203,10 @@ _IF_NONE_MATCH = OpenApiParameter(
     description="The `ETag` of the view you hold: 304 while it is still current.",
 )
 
+# The ETag of the heist view an answer holds (a start's answer, the seal's ``heist``): sent in
+# If-None-Match, the client's next read of the view is a 304 while the rival still plans.
+VIEW_ETAG_HEADER = "Heist-ETag"
+
 _HEIST_ERRORS = {
     "403": "`age_check_required`: a guest who has not passed the age check.",
     "404": "`not_found`: no such heist, or another player's.",
@@ -250,7 +254,11 @@ class HeistStartApi(APIView):
             encounter=data.validated_data.get("encounter") or None,
             client_seed=data.validated_data["client_seed"],
         )
-        return Response(present_heists.heist_view(snapshot), status=status.HTTP_201_CREATED)
+        return Response(
+            present_heists.heist_view(snapshot),
+            status=status.HTTP_201_CREATED,
+            headers={VIEW_ETAG_HEADER: present_heists.heist_view_etag(snapshot)},
+        )
 
 
 class HeistDetailApi(APIView):
@@ -328,7 +336,10 @@ class HeistSealApi(APIView):
             crew=[dict(c) for c in data.validated_data["crew"]],
             boost=data.validated_data["boost"],
         )
-        return Response(present_heists.seal_answer(night, snapshot))
+        return Response(
+            present_heists.seal_answer(night, snapshot),
+            headers={VIEW_ETAG_HEADER: present_heists.heist_view_etag(snapshot)},
+        )
 
 
 class HeistReplayApi(APIView):

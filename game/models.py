@@ -158,7 +158,7 @@ class Heist(models.Model):
         default=1, help_text="The night being played; nights + 1 once finished."
     )
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
-    # Decided once, when the heist closes, by the shop (game.services.heists.heist_signs_award):
+    # Decided once, when the heist closes, by the shop (game.services.finish.heist_signs_award):
     # the Signs earned (0 past the daily limit; None when nothing was earned at all) and why.
     signs_awarded = models.PositiveIntegerField(null=True, blank=True)
     signs_reason = models.CharField(max_length=16, choices=SignsReason.choices, blank=True)

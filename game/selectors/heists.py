@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import F, JSONField, OuterRef, Subquery
+from django.db.transaction import TransactionManagementError
 
 from game.domain import HeistMark, HeistSnapshot
 from game.engine import (
@@ -28,6 +29,7 @@ from game.engine import (
 from game.models import Heist, HeistNight
 from game.owners import Owner
 from veyltak_site.exceptions import ApplicationError
+from veyltak_site.rows import ModelRows
 
 
 def _not_found() -> ApplicationError:
@@ -42,27 +44,92 @@ def heist_get(*, heist_id: uuid.UUID, owner: Owner) -> Heist:
     return heist
 
 
-def _with_nights(rows: QuerySet[HeistNight]) -> tuple[Heist, list[HeistNight]] | None:
-    nights = list(rows.order_by("night"))
-    if not nights:
+_NIGHT_ROWS = ModelRows(HeistNight, "n")
+_HEIST_ROWS = ModelRows(Heist, "h")
+_load_sql_cache: dict[tuple, str] = {}
+
+
+def _owner_sql(owner: Owner, heist: str) -> tuple[str, list]:
+    """The WHERE condition of ``owner``'s heists (``heist``: the heist table's alias), the same
+    owners as Owner.heist_filter: the account's heists, or a guest id's unclaimed ones; no owner
+    at all sees nothing."""
+    user, guest = f"{heist}.{_col(Heist, 'user')}", f"{heist}.{_col(Heist, 'guest_id')}"
+    who, params = [], []
+    if owner.user_id is not None:
+        who.append(f"{user} = %s")
+        params.append(owner.user_id)
+    if owner.guest_id:
+        who.append(f"({user} IS NULL AND {guest} = %s)")
+        params.append(owner.guest_id)
+    return f"({' OR '.join(who) or 'FALSE'})", params
+
+
+def _col(model, name: str) -> str:
+    return model._meta.get_field(name).column
+
+
+def _load_sql(owner: Owner | None, lock: bool) -> tuple[str, list]:
+    """The heist's nights in order, each with its heist's columns; only ``owner``'s heist
+    (None: anyone's); ``lock``: FOR UPDATE of the heist row alone."""
+    if owner is None:
+        who, params = "TRUE", []
+    else:
+        who, params = _owner_sql(owner, "h")
+    key = (connection.alias, who, lock)
+    sql = _load_sql_cache.get(key)
+    if sql is None:
+        pk, heist_fk = Heist._meta.pk.column, _col(HeistNight, "heist")
+        lock_sql = ""
+        if lock and connection.features.has_select_for_update:
+            # Only the heist row: the nights are written under it (DESIGN.md section 3.4).
+            of = connection.features.has_select_for_update_of
+            lock_sql = " FOR UPDATE OF h" if of else " FOR UPDATE"
+        # Names from the models' metadata, values only as parameters.
+        sql = (
+            f"SELECT {_NIGHT_ROWS.columns(connection)}, {_HEIST_ROWS.columns(connection)} "  # noqa: S608
+            f"FROM {_NIGHT_ROWS.table(connection)} JOIN {_HEIST_ROWS.table(connection)} "
+            f"ON h.{pk} = n.{heist_fk} WHERE n.{heist_fk} = %s AND {who} "
+            f"ORDER BY n.{_col(HeistNight, 'night')}{lock_sql}"
+        )
+        _load_sql_cache[key] = sql
+    return sql, params
+
+
+def _heist_rows(
+    heist_id: uuid.UUID | str, owner: Owner | None, lock: bool = False
+) -> tuple[Heist, list[HeistNight]] | None:
+    """The heist and its nights in one query, or None (no such heist, or not ``owner``'s). A
+    night row exists from the start, so joining from the nights always finds the heist.
+
+    Plain SQL built once from the models (veyltak_site.rows): this read is in every seal, every
+    full view and every rival turn, and the ORM's building of it (a join of every column of
+    both tables) cost several times the query itself."""
+    if lock and connection.get_autocommit():
+        raise TransactionManagementError("a locked heist read needs a transaction")
+    try:
+        pk = Heist._meta.pk.get_db_prep_value(heist_id, connection)
+    except (TypeError, ValueError, ValidationError):
         return None
-    heist = nights[0].heist
-    for night in nights:
+    sql, who = _load_sql(owner, lock)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, *who])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    heist = _HEIST_ROWS.build(rows[0], connection, start=_NIGHT_ROWS.width)
+    nights = []
+    for values in rows:
+        night = _NIGHT_ROWS.build(values, connection)
         night.heist = heist  # one instance, as heist.nights would give
+        nights.append(night)
     return heist, nights
 
 
 def heist_load(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) -> HeistSnapshot:
     """The owner's heist, its nights and its state, in one query (the hot path of the view and
-    the seal). A night row exists from the start, so joining from the nights always finds the
-    heist; ``lock`` locks only the heist row (FOR UPDATE OF game_heist) for the caller's
+    the seal). ``lock`` locks only the heist row (FOR UPDATE OF the heist) for the caller's
     transaction. Anyone else's heist, or none, is the same 404."""
-    rows = HeistNight.objects.select_related("heist").filter(
-        owner.heist_filter(prefix="heist__"), heist_id=heist_id
-    )
-    if lock:
-        rows = rows.select_for_update(of=("heist",))
-    found = _with_nights(rows)
+    found = _heist_rows(heist_id, owner, lock)
     if found is None:
         raise _not_found()
     heist, nights = found
@@ -72,22 +139,14 @@ def heist_load(*, heist_id: uuid.UUID | str, owner: Owner, lock: bool = False) -
 def _mark_sql(owner: Owner) -> tuple[str, list]:
     heist, night = Heist._meta, HeistNight._meta
     col = {f.name: f.column for f in (*heist.concrete_fields, *night.concrete_fields)}
-    # The same owners as Owner.heist_filter: the account's heists, or a guest id's unclaimed
-    # ones; no owner at all sees nothing.
-    who, params = [], []
-    if owner.user_id is not None:
-        who.append(f"h.{col['user']} = %s")
-        params.append(owner.user_id)
-    if owner.guest_id:
-        who.append(f"(h.{col['user']} IS NULL AND h.{col['guest_id']} = %s)")
-        params.append(owner.guest_id)
+    who, params = _owner_sql(owner, "h")
     # Names from the models' metadata, values only as parameters.
     sql = (
         f"SELECT h.{col['status']}, h.{col['night']}, n.{col['rival_commitment']}, "  # noqa: S608
         f"n.{col['started_at']} <= %s AND n.{col['rival_commitment']} IS NULL "
         f"FROM {heist.db_table} h LEFT JOIN {night.db_table} n "
         f"ON n.{col['heist']} = h.{heist.pk.column} AND n.{col['night']} = h.{col['night']} "
-        f"WHERE h.{heist.pk.column} = %s AND ({' OR '.join(who) or 'FALSE'})"
+        f"WHERE h.{heist.pk.column} = %s AND {who}"
     )
     return sql, params
 
@@ -120,7 +179,7 @@ def heist_mark(
 
 def heist_load_any(*, heist_id: uuid.UUID | str) -> HeistSnapshot | None:
     """A heist by id whoever owns it (the rival's task, staff commands), or None."""
-    found = _with_nights(HeistNight.objects.select_related("heist").filter(heist_id=heist_id))
+    found = _heist_rows(heist_id, None)
     if found is None:
         return None
     heist, nights = found

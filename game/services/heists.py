@@ -36,9 +36,7 @@ from game.engine import (
     HeistState,
     Plan,
     PlanError,
-    get_ruleset,
     new_heist,
-    outcome,
     position_of,
     resolve,
     seed_commitment,
@@ -51,20 +49,14 @@ from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_pers
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
 from game.selectors.heists import heist_load
 from game.services.abandon import heists_make_room
-from game.services.debriefs import debrief_schedule
 from game.services.decks import deck_owned_check
-from game.services.jobs import jobs_heist_finished
+from game.services.finish import heist_finish
 from game.services.ranked import (
-    featured_heist_finished,
     featured_rank_claim,
     featured_ranked_open,
 )
-from game.services.rating import rating_heist_finished
 from game.services.rivals import rival_schedule
 from shop import selectors as shop_selectors
-from shop import services as shop_services
-from shop.models import SignsReason
-from shop.services import HeistSigns
 from veyltak_site import metrics
 from veyltak_site.exceptions import ApplicationError
 
@@ -316,77 +308,14 @@ def _resolve_night(
     heist.last_activity_at = now
     nights = snapshot.nights
     if state.finished:
-        heist_finish(heist=heist, state=state)
+        # The nights sealed, from the nights read under the row lock (this one's plan is set
+        # above): the same count the database holds, without asking it again.
+        sealed = sum(1 for n in nights if n.player_plan is not None)
+        heist_finish(heist=heist, state=state, nights_sealed=sealed)
     else:
         Heist.objects.filter(pk=heist.pk).update(night=heist.night, last_activity_at=now)
         nights = [*nights, _night_start(heist, state)]
     return row, HeistSnapshot(heist, nights, state)
-
-
-_OUTCOMES = {PLAYER: Heist.Outcome.WIN, RIVAL: Heist.Outcome.LOSS, None: Heist.Outcome.DRAW}
-
-
-def heist_signs_award(*, heist: Heist) -> HeistSigns:
-    """The Signs a finished heist earns, decided and paid by the shop (DESIGN.md section 6).
-
-    Runs inside the transaction that finishes the heist (``heist_finish``), which holds the
-    heist's row lock. The shop is told what it needs and decides: guests earn nothing, nor a
-    heist with a night the player did not seal, and past the daily limit an earning of 0 is
-    recorded. Keyed by the heist in the ledger, so a retry, a second worker or a double request
-    pays once whatever happens here.
-    """
-    sealed = HeistNight.objects.filter(heist=heist, player_plan__isnull=False).count()
-    return shop_services.signs_award(
-        player_id=heist.user_id,
-        heist_id=heist.pk,
-        outcome=heist.outcome,
-        difficulty=heist.difficulty,
-        nights_sealed=sealed,
-        nights=get_ruleset(heist.ruleset).nights,
-        finished_at=heist.finished_at,
-    )
-
-
-@transaction.atomic
-def heist_finish(*, heist: Heist, state: HeistState) -> Heist:
-    """Close a heist whose last night was played: outcome and the (one) Signs award.
-
-    Called by ``plan_seal`` with the heist row locked, so it runs once per heist.
-    """
-    if not state.finished:
-        raise ApplicationError(
-            "heist_not_finished", "The heist is still being played.", status_code=409
-        )
-    heist.status = Heist.Status.FINISHED
-    heist.outcome = _OUTCOMES[outcome(state)]
-    heist.finished_at = timezone.now()
-    heist.night = state.night
-    if heist.is_practice or heist.challenge_id is not None:
-        # A practice retry of a night never earns (DESIGN.md section 10), nor a challenge (11).
-        reason = SignsReason.PRACTICE if heist.is_practice else SignsReason.CHALLENGE
-        heist.signs_awarded, heist.signs_reason = None, reason
-    else:
-        signs = heist_signs_award(heist=heist)
-        heist.signs_awarded, heist.signs_reason = signs.amount, signs.reason
-    # A ranked featured heist: its leaderboard entry and the bonus on top (same transaction).
-    heist.featured_bonus = featured_heist_finished(heist=heist, state=state)
-    metrics.heist_finished(difficulty=heist.difficulty, outcome=heist.outcome)
-    heist.save(
-        update_fields=[
-            "status",
-            "outcome",
-            "finished_at",
-            "night",
-            "last_activity_at",
-            "signs_awarded",
-            "signs_reason",
-            "featured_bonus",
-        ]
-    )
-    rating_heist_finished(heist=heist)
-    jobs_heist_finished(heist=heist)  # the jobs it completed, paid once (same transaction)
-    debrief_schedule(heist.pk)
-    return heist
 
 
 @transaction.atomic

@@ -2,7 +2,8 @@
 grant; abandoned heists, which count toward the day (issue 27, S13).
 
 The shop does not import the game: :func:`signs_award` is told everything about a finished
-heist by its caller (``game.services.heist_finish``), inside the transaction that finishes it.
+heist by its caller (``game.services.finish.heist_finish``), inside the transaction that
+finishes it.
 """
 
 from __future__ import annotations

@@ -162,6 +162,28 @@ def test_a_refusal_withdraws_an_earlier_guest_pass(client, refused_date, adult_d
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
 
 
+def test_the_record_is_read_as_stored_and_none_before_any_check(client, refused_date, adult_date):
+    """The browser's record, read on every heist request in plain SQL, is the stored row."""
+    from accounts.models import GateRecord
+
+    def read():
+        request = client.get("/api/v1/me/").wsgi_request
+        return gate._record(request), request
+
+    assert read()[0] is None  # a session, no check yet
+    assert api_age_check(client, adult_date).status_code == 200
+    record, request = read()
+    stored = GateRecord.objects.get(key=record.key)
+    fields = [f.attname for f in GateRecord._meta.concrete_fields]
+    assert [getattr(record, f) for f in fields] == [getattr(stored, f) for f in fields]
+    assert record.confirmed_at is not None and record.locked_until is None
+    assert gate.session_confirmed(request)
+    assert api_age_check(client, refused_date).status_code == 403
+    record, request = read()
+    assert record.confirmed_at is None and record.locked_until is not None
+    assert not gate.session_confirmed(request)
+
+
 # --- wording -------------------------------------------------------------------------------------
 
 
@@ -301,7 +323,11 @@ def test_a_signed_in_player_without_a_confirmation_is_attested_by_the_check(clie
     user = User.objects.create_user("staff", "staff@example.com", "pw-long-enough-123")
     client.force_login(user)
     assert client.get("/api/v1/me/").json()["adult_confirmed"] is False
+    heist = "/api/v1/heists/00000000-0000-4000-8000-000000000000/"
+    assert client.get(heist).json()["error"]["code"] == "age_check_required"
     assert api_age_check(client, adult_date).status_code == 200
+    # Past the heist routes' check now (their own refusal: no such heist).
+    assert client.get(heist).json()["error"]["code"] == "not_found"
     profile = Profile.objects.get(user=user)
     assert profile.adult_confirmed_at is not None
     assert profile.gate_version == gate.GATE_VERSION

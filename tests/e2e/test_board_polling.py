@@ -1,6 +1,7 @@
 """The board polls the heist view with the ETag of its last read (issue 29): while the rival
 plans the server answers 304 Not Modified and the board keeps its view; the moment the rival
-seals, the board gets the new view and shows it, and the night plays on."""
+seals, the board gets the new view and shows it, and the night plays on; after a seal the board
+holds the new view with the tag the seal's answer named for it."""
 
 from __future__ import annotations
 
@@ -55,8 +56,17 @@ def test_the_board_polls_with_its_etag_and_shows_the_rival_sealing(site, new_pag
     assert reads[-1][0] == 200
 
     # The night plays on from the view the board kept.
+    sealed_at = len(reads)
     send_one(page)
     seal(page)
     finish_reveal(page).click()
     expect(page.locator("#b-night")).to_have_text("2")
+    # The seal's answer named the tag of the view it holds (Heist-ETag): the first poll of night
+    # 2 sends it, and while night 2's rival plans the answer is a 304.
+    deadline = time.monotonic() + 20
+    while len(reads) == sealed_at and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert reads[sealed_at][0] == 304 and reads[sealed_at][1], reads[sealed_at:]
+    rival_plan_seal(heist_id=hid, night=2)
+    expect(status).to_have_class(re.compile(r"\bsealed\b"), timeout=15_000)
     assert not page.problems, page.problems

@@ -50,18 +50,19 @@ def live_worker(transactional_db, tmp_path):
 
 
 @pytest.fixture
-def live_prefork_worker(transactional_db, tmp_path):
-    """A worker as the Procfile runs it: a prefork process keeping its database connection
-    between tasks (CONN_MAX_AGE)."""
-    yield from live_worker_process(tmp_path, pool="prefork", concurrency=1, conn_max_age=60)
+def live_procfile_worker(transactional_db, tmp_path):
+    """A worker as the Procfile runs it (its tasks in its own process: --pool solo) keeping its
+    database connection between tasks (CONN_MAX_AGE)."""
+    yield from live_worker_process(tmp_path, pool="solo", concurrency=1, conn_max_age=60)
 
 
 @pytest.fixture
 def rival_worker(transactional_db, tmp_path, settings):
-    """The Procfile's `worker`: Celery's default queue only (the rival's turns, beat's tasks)."""
+    """The Procfile's `worker`: Celery's default queue only (the rival's turns, beat's tasks),
+    its tasks in its own process."""
     yield from live_worker_process(
         tmp_path,
-        pool="prefork",
+        pool="solo",
         concurrency=1,
         conn_max_age=60,
         queues=(settings.CELERY_TASK_DEFAULT_QUEUE,),

@@ -85,6 +85,33 @@ def test_every_night_and_the_end_are_new_views(guest):
     assert read(guest, last, tags[-1]).status_code == 304
 
 
+def test_a_start_and_a_seal_name_the_tag_of_the_view_they_hold(guest, settings):
+    """``Heist-ETag`` on a start's answer and on a seal's: the tag the view they hold has, so
+    the board's next read is a 304 while the rival still plans, and 200 once it sealed."""
+    settings.RIVAL_FALLBACK_SECONDS = 600
+    started = post(guest, "/api/v1/heists/", {"rival": "furnace", "difficulty": "rookie"})
+    view = started.json()
+    assert read(guest, view)["ETag"] == started["Heist-ETag"]
+    assert read(guest, view, started["Heist-ETag"]).status_code == 304
+    rival_plan_seal(heist_id=view["id"], night=1)
+    assert read(guest, view, started["Heist-ETag"]).status_code == 200
+
+    costs, rng = crew_costs(), __import__("random").Random(2)
+    body = read(guest, view).json()
+    while body["status"] == "active":
+        answer = post(guest, f"/api/v1/heists/{view['id']}/seal/", legal_plan(body, rng, costs))
+        assert answer.status_code == 200
+        tag, held = answer["Heist-ETag"], answer.json()["heist"]
+        unchanged = read(guest, view, tag)  # the next night's rival has not sealed yet
+        assert unchanged.status_code == 304 and unchanged["ETag"] == tag
+        if held["status"] != "active":
+            assert read(guest, view).json() == held
+            break
+        rival_plan_seal(heist_id=view["id"], night=held["night"])
+        body = read(guest, view, tag).json()
+        assert body["night"] == held["night"] and body["rival"]["commitment"]
+
+
 def test_a_night_overdue_for_the_rival_is_sealed_not_304(guest, settings):
     """The view's fallback (DESIGN.md section 3.5) still runs for a board that asks with a
     current tag: no worker sealed the night in time, so the view seals it and has changed."""

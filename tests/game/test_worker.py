@@ -72,7 +72,7 @@ def test_rival_task_sent_twice_at_once_seals_one_plan(live_worker):
 @pytest.mark.slow
 @pytest.mark.celery_worker
 @pytest.mark.postgres(reason="it counts the worker's connections in pg_stat_activity")
-def test_worker_keeps_its_database_connection_between_tasks(live_prefork_worker, settings):
+def test_worker_keeps_its_database_connection_between_tasks(live_procfile_worker, settings):
     """Celery alone would close the connection after every task (a PostgreSQL backend started
     and ended per rival turn); the worker follows CONN_MAX_AGE and health checks as web
     requests do, so a connection the server dropped is replaced before the next task."""
@@ -91,17 +91,17 @@ def test_worker_keeps_its_database_connection_between_tasks(live_prefork_worker,
     for _ in range(3):
         heist_id = start(client)["id"]
         view = wait_for_phase(client, heist_id, "planning")
-        assert view["phase"] == "planning", live_prefork_worker.log()
+        assert view["phase"] == "planning", live_procfile_worker.log()
         seen.append(other_backends())
-    assert len(seen[0]) == 1, (seen, live_prefork_worker.log())
+    assert len(seen[0]) == 1, (seen, live_procfile_worker.log())
     assert seen[0] == seen[1] == seen[2], seen
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [next(iter(seen[0]))])
     heist_id = start(client)["id"]
     view = wait_for_phase(client, heist_id, "planning")
-    assert view["phase"] == "planning", live_prefork_worker.log()
-    assert live_prefork_worker.task_returns("game.plan_rival_night") == ["True"] * 4
+    assert view["phase"] == "planning", live_procfile_worker.log()
+    assert live_procfile_worker.task_returns("game.plan_rival_night") == ["True"] * 4
     assert other_backends().isdisjoint(seen[0])
 
 

@@ -8,8 +8,9 @@ Each simulated player is one browser:
 - reads the rivals (GET /api/v1/rivals/) and picks one, its level drawn 40% Rookie, 30% Hustler,
   20% Safecracker, 10% Kingpin, and starts a heist;
 - each night reads the board while the rival plans, polling the heist view as the board does
-  (static/js/board.js: after 0.8 s, then x1.5 up to 4 s, each read with the ETag of the last
-  in ``If-None-Match``, a 304 keeping the view in hand), thinks 3 s (``VEYLTAK_LOAD_THINK``),
+  (static/js/board.js: after 0.8 s, then x1.5 up to 4 s, each read with the ETag of the view
+  in hand in ``If-None-Match``, a 304 keeping it; a start's and a seal's answer name their
+  view's in ``Heist-ETag``), thinks 3 s (``VEYLTAK_LOAD_THINK``),
   seals a random legal plan, and reads the reveal in the seal's answer; a 409
   ``rival_not_sealed`` is answered as the board does (read the view after 0.4 s, x1.5 up to 3 s,
   then seal again) and counted apart, not as a failure;
@@ -105,6 +106,7 @@ class Player(FastHttpUser):
         self.rivals: list[str] = []
         self.signed_in = False
         self.known: tuple[str, str, dict] | None = None  # the last view read: heist, ETag, view
+        self.answer_tag: str | None = None
         if _accounts and self.rng.random() < SIGNIN_SHARE:
             self.sign_in(_accounts[next(_next_account) % len(_accounts)])
         else:
@@ -142,6 +144,8 @@ class Player(FastHttpUser):
             path, json=body, headers=self.headers(unsafe=True), name=name, catch_response=True
         ) as response:
             if response.status_code in ok:
+                # The tag of the view a start's or a seal's answer holds (see ``hold``).
+                self.answer_tag = response.headers.get("Heist-ETag")
                 return response.status_code, response.json(), None
             code = _code(response)
             if (response.status_code, code) in expected:
@@ -217,6 +221,12 @@ class Player(FastHttpUser):
             self.known = (heist_id, etag, view) if etag else None
             return view
 
+    def hold(self, view: dict) -> dict:
+        """Keep a view a start or a seal answered with the tag its answer named for it
+        (``Heist-ETag``), as the board does: the next read is a 304 while the rival plans."""
+        self.known = (view["id"], self.answer_tag, view) if self.answer_tag else None
+        return view
+
     def think_and_watch(self, view: dict) -> dict:
         """Think THINK seconds (0.5x to 1.5x) while the board polls the view as long as the
         rival is planning; the view as last read."""
@@ -253,7 +263,7 @@ class Player(FastHttpUser):
                 expected=((409, "rival_not_sealed"),),
             )
             if status == 200:
-                return answer["heist"]  # the reveal is in the answer, as the board shows it
+                return self.hold(answer["heist"])  # the reveal is in it, as the board shows it
             events.request.fire(
                 request_type="note",
                 name="rival_not_sealed",
@@ -269,6 +279,7 @@ class Player(FastHttpUser):
     def play_heist(self) -> None:
         try:
             _status, view, _ = self.post_json("/api/v1/heists/", self.pick(), "start", ok=(201,))
+            view = self.hold(view)
             while view["status"] == "active":
                 view = self.think_and_watch(view)
                 if view["phase"] == "rival_planning":

@@ -122,3 +122,16 @@ def test_the_view_is_polled_with_its_etag_and_a_304_keeps_it(server):
     assert Scripted.asked_with == [None, '"a"', '"a"', '"a"']
     assert player.known == ("h1", '"b"', VIEW)
     assert player.stats.errors == []
+
+
+def test_a_seals_answer_names_its_views_tag_and_the_next_read_sends_it(server):
+    next_night = {**VIEW, "night": 2, "phase": "rival_planning"}
+    Scripted.asked_with = []
+    Scripted.seal_answers = [(200, {"result": {}, "heist": next_night}, {"Heist-ETag": '"n2"'})]
+    Scripted.view_answers = [(304, None, {"ETag": '"n2"'}), (200, VIEW, {"ETag": '"n2s"'})]
+    player = _player(server)
+    held = player.seal(dict(VIEW))
+    assert held == next_night and player.known == ("h1", '"n2"', next_night)
+    assert player.wait_planning(held) == VIEW
+    assert Scripted.asked_with == ['"n2"', '"n2"']
+    assert player.stats.errors == []

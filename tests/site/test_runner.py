@@ -55,8 +55,12 @@ class TimedPlayer(Player):
 
 
 def test_worker_killed_outright_is_restarted_and_every_heist_finishes(stack, var):
-    # A short heartbeat, so that /healthz notices the worker's absence within the test.
-    s = stack(WORKER_HEARTBEAT_SECONDS="0.3", WORKER_SILENT_SECONDS="1.5")
+    # A short heartbeat, so that /healthz notices the worker's absence within the test; and a
+    # short fallback, so that the web seals the rival while the worker is away: the runner has a
+    # solo worker back within about 3 s, the default fallback's time.
+    s = stack(
+        WORKER_HEARTBEAT_SECONDS="0.3", WORKER_SILENT_SECONDS="1.5", RIVAL_FALLBACK_SECONDS="1"
+    )
     s.wait_healthy()
     stats = Stats()
     players = [TimedPlayer(s.base, i, stats, difficulty="mixed") for i in range(4)]

@@ -15,10 +15,12 @@ export class ApiError extends Error {
 // address sends it back (If-None-Match) and a 304 Not Modified reuses the text, so the board's
 // polling while the rival plans costs the server almost nothing. Each read gets a fresh copy
 // (the board changes the view it holds). The answers say no-store: this is the page's own
-// memory, never the browser's cache.
+// memory, never the browser's cache. A seal's answer holds the new view and names its tag
+// (Heist-ETag): with `viewAt` (the view's address) it is kept as that address's last read, so
+// the next read is a 304 while the rival still plans.
 const kept = new Map();
 
-export async function api(path, options = {}) {
+export async function api(path, { viewAt, ...options } = {}) {
   const init = { credentials: "same-origin", headers: { Accept: "application/json" }, ...options };
   const read = options.body === undefined;
   if (!read) {
@@ -52,6 +54,10 @@ export async function api(path, options = {}) {
   }
   const etag = response.headers.get("ETag");
   if (read && etag && data !== null) kept.set(path, { etag, text });
+  const viewTag = response.headers.get("Heist-ETag");
+  if (!read && viewAt && viewTag && data?.heist) {
+    kept.set(viewAt, { etag: viewTag, text: JSON.stringify(data.heist) });
+  }
   return data;
 }
 

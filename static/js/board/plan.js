@@ -175,7 +175,7 @@ async function waitForRivalCommitment() {
 async function sealOnceRivalHasSealed(body) {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      return await api(`${HEIST_URL}seal/`, { body });
+      return await api(`${HEIST_URL}seal/`, { body, viewAt: HEIST_URL });
     } catch (err) {
       if (err.code !== "rival_not_sealed") throw err;
     }
@@ -184,7 +184,7 @@ async function sealOnceRivalHasSealed(body) {
     say(t("waiting_rival"));
     await waitForRivalCommitment();
   }
-  return api(`${HEIST_URL}seal/`, { body });
+  return api(`${HEIST_URL}seal/`, { body, viewAt: HEIST_URL });
 }
 
 // --- the reveal, the recap and the way on -----------------------------------------------------------
