@@ -19,10 +19,16 @@ def clean_registry(monkeypatch):
 def test_game_fills_the_profile_and_the_export_before_the_wallet():
     user = get_user_model().objects.create_user(username="x@example.com", password="pw-12345678")
     # Jobs first on the profile: what there is to do today.
-    assert [s["key"] for s in extensions.profile_sections(user)] == ["jobs", "heists", "wallet"]
+    assert [s["key"] for s in extensions.profile_sections(user)] == [
+        "jobs",
+        "rating",
+        "heists",
+        "wallet",
+    ]
     assert list(extensions.export_sections(user)) == [
         "heists",
         "decks",
+        "rating",
         "jobs",
         "collection",
         "wallet",

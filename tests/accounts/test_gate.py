@@ -259,6 +259,8 @@ def test_me_shape_and_csrf_cookie(client, adult_date):
         "authenticated": False,
         "username": None,
         "adult_confirmed": False,
+        "time_zone": None,
+        "rating": None,
         "signs": 0,
     }
     assert settings.CSRF_COOKIE_NAME in response.cookies
@@ -268,7 +270,16 @@ def test_me_shape_and_csrf_cookie(client, adult_date):
     assert data["username"] == Profile.objects.get(user=user).handle  # the public handle
     assert data["adult_confirmed"] is True
     assert data["signs"] == 100  # the welcome grant (shop)
-    assert set(data) == {"authenticated", "username", "adult_confirmed", "signs"}
+    assert data["time_zone"] == "UTC"  # until the browser or the profile sets one (issue 26)
+    assert data["rating"] == {"value": 1500, "deviation": 350, "provisional": True}
+    assert set(data) == {
+        "authenticated",
+        "username",
+        "adult_confirmed",
+        "time_zone",
+        "rating",
+        "signs",
+    }
 
 
 def test_age_check_api_needs_the_csrf_token_even_for_guests(adult_date):
@@ -400,5 +411,7 @@ def test_a_refused_browser_may_not_sign_in_to_an_account_without_the_gate(refuse
         "authenticated": True,
         "username": None,
         "adult_confirmed": False,
+        "time_zone": "UTC",
+        "rating": {"value": 1500, "deviation": 350, "provisional": True},
         "signs": 0,
     }

@@ -14,8 +14,8 @@ from django.db.models import Count
 from django.test import Client
 
 from game.models import FeaturedSlot, Heist
+from game.services import abandon as abandon_services
 from game.services import featured as featured_services
-from game.services import heists as heist_services
 from shop.models import Transaction
 from tests.support.featured import HOUR, T0
 from tests.support.heists import make_player, play_out, post
@@ -74,7 +74,7 @@ def test_two_starts_at_once_make_one_ranked_heist(clock, monkeypatch, owner_lock
     slot = FeaturedSlot.objects.get(starts_at=T0)
     user, client = make_player("twice@example.com")
     if not owner_lock:
-        monkeypatch.setattr(heist_services, "_owner_lock", lambda owner: None)
+        monkeypatch.setattr(abandon_services, "owner_lock", lambda owner: None)
     cookies = {name: morsel.value for name, morsel in client.cookies.items()}
 
     def start():
