@@ -102,6 +102,44 @@ def consumed_queues(app_or_consumer) -> list[str]:
 
 
 @worker_init.connect
+def _debrief_worker_yields(sender=None, **kwargs) -> None:
+    """A worker that takes only debriefs runs at DEBRIEF_NICE as a whole, so a finished heist's
+    debrief uses the CPU that seals and rival turns leave over.
+
+    A thread's nice value (game.services.debriefs) ranks it only among the threads of its own
+    session when the kernel groups sessions (autogroup, on by default on most Linux desktops and
+    servers): `make run` and the benchmarks start each process in a session of its own, so a
+    niced debrief still took an equal share of the cores beside gunicorn's whole session. The
+    session's own nice (/proc/self/autogroup) ranks it among the sessions. Only a worker that
+    leads its session lowers it, since the session is then this worker's and its pool's alone.
+    """
+    from django.conf import settings
+
+    if consumed_queues(sender) != [settings.DEBRIEF_QUEUE] or os.getsid(0) != os.getpid():
+        return
+    if lower_session_priority(settings.DEBRIEF_NICE):
+        log.info("debrief worker: its session runs at nice %d", settings.DEBRIEF_NICE)
+
+
+def lower_session_priority(nice: int, autogroup: str = "/proc/self/autogroup") -> bool:
+    """Raise this session's autogroup nice to ``nice`` (never lower it). The processes keep
+    their own nice values, which still rank them within the session (the worker's heartbeat
+    above the debrief's thinking thread). True if the autogroup's nice is ``nice`` or more now;
+    False where there is none (not Linux, a kernel without it) or it may not be changed."""
+    if nice <= 0:
+        return False
+    try:
+        with open(autogroup) as fh:  # "/autogroup-85 nice 0"
+            current = int(fh.read().split()[-1])
+        if current < nice:
+            with open(autogroup, "w") as fh:
+                fh.write(str(nice))
+        return True
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+@worker_init.connect
 def _claim_local_broker(sender=None, **kwargs) -> None:
     """One worker per queue of an embedded broker folder: a second one refuses to start, loudly.
 

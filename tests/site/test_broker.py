@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from kombu import Connection, Exchange, Queue
 
 from tests.support.stack import ROOT, embedded_env, prepare, processes_of
@@ -216,6 +217,11 @@ def _wait_for(log: Path, pattern: str, proc: subprocess.Popen, timeout: float = 
         time.sleep(0.1)
 
 
+def _autogroup_nice(pid: int) -> int:
+    """The nice value of the session (autogroup) of process ``pid``: "/autogroup-85 nice 10"."""
+    return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
+
+
 def _send_task(var: Path, heist_id: str, task: str = "plan_rival_night") -> None:
     """A rival turn (or ``task="debrief_heist"``, a debrief) for ``heist_id``, sent by another
     process as the web sends it."""
@@ -295,6 +301,10 @@ def test_the_rival_and_the_debrief_worker_share_a_folder_one_worker_per_queue(va
         assert claimed.exists(), logs["rival"].read_text()
         debrief = _worker(var, logs["debrief"], "debrief")
         _wait_for(logs["debrief"], r"ready\.", debrief)
+        # The debrief worker's session yields the cores to the other sessions (the web's, the
+        # rival's worker's); the rival's worker keeps its priority.
+        assert _autogroup_nice(debrief.pid) == settings.DEBRIEF_NICE > 0
+        assert _autogroup_nice(rival.pid) == 0
         # Its own queue's claimed message goes back to the queue, and it takes it.
         _wait_for(logs["debrief"], r"debrief_heist\[[^\]]+\] succeeded in [^:]+: False", debrief)
         assert not claimed.exists()
