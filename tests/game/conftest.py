@@ -27,6 +27,15 @@ def _no_worker_wait(request):
 
 
 @pytest.fixture
+def long_sessions(settings):
+    """Sessions that outlive a clock moved months ahead. Tests that sign in and then travel in
+    time need it where sessions live in the database (SQLite: the store checks the expiry
+    against the moved clock, so the player would be signed out); with Redis the cached session
+    expires on Redis's own clock and never notices the move."""
+    settings.SESSION_COOKIE_AGE = 10 * 365 * 24 * 3600
+
+
+@pytest.fixture
 def guest(db) -> Client:
     """A guest browser that passed the age check."""
     return age_checked_client()

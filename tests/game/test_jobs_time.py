@@ -20,7 +20,7 @@ from shop.models import Transaction
 from tests.support.heists import make_player
 from tests.support.jobs import play, pool_of, use_pool
 
-pytestmark = [pytest.mark.django_db, pytest.mark.jobs]
+pytestmark = [pytest.mark.django_db, pytest.mark.jobs, pytest.mark.usefixtures("long_sessions")]
 
 TWENTY_HOURS = dt.timedelta(hours=20)
 

@@ -58,7 +58,7 @@ def test_a_players_level_follows_them_to_another_browser(player):
     assert _quick(age_checked_client())["difficulty"] == "rookie"
 
 
-def test_a_featured_heist_leaves_the_quick_level_as_it_was(player, settings):
+def test_a_featured_heist_leaves_the_quick_level_as_it_was(long_sessions, player, settings):
     _user, client = player
     start(client, difficulty="safecracker")
     settings.FEATURED_SLOT_MINUTES = 60
