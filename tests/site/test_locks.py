@@ -81,3 +81,18 @@ def test_every_pin_has_its_hashes(lock):
     pinned = [b for b in blocks if PIN.match(b)]
     assert len(pinned) == len(pins(lock)) > 10
     assert [b.split(" ", 1)[0] for b in pinned if "--hash=sha256:" not in b] == []
+
+
+def test_the_runtime_lock_holds_what_the_redis_broker_imports():
+    """`make run` with CELERY_BROKER_URL=redis://... (production): kombu's Redis transport
+    imports what its `redis` extra names (packaging, for one); a runtime lock without it served
+    a site whose health check, worker and beat failed on the first use of the broker, while the
+    tests, in the dev venv, passed. celery[redis] in pyproject.toml pulls it in."""
+    from importlib.metadata import requires
+
+    runtime = pins(LOCK)
+    needed = [
+        _name(r) for r in requires("kombu") or [] if re.search(r"""extra\s*==\s*["']redis""", r)
+    ]
+    assert needed, "kombu names no redis extra any more: read its metadata again"
+    assert [name for name in needed if name not in runtime] == []
