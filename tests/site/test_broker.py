@@ -302,9 +302,11 @@ def test_the_rival_and_the_debrief_worker_share_a_folder_one_worker_per_queue(va
         debrief = _worker(var, logs["debrief"], "debrief")
         _wait_for(logs["debrief"], r"ready\.", debrief)
         # The debrief worker's session yields the cores to the other sessions (the web's, the
-        # rival's worker's); the rival's worker keeps its priority.
-        assert _autogroup_nice(debrief.pid) == settings.DEBRIEF_NICE > 0
-        assert _autogroup_nice(rival.pid) == 0
+        # rival's worker's); the rival's worker keeps its priority. (A kernel built without
+        # autogroup has no such file and no sessions to rank: nothing to check there.)
+        if Path("/proc/self/autogroup").exists():
+            assert _autogroup_nice(debrief.pid) == settings.DEBRIEF_NICE > 0
+            assert _autogroup_nice(rival.pid) == 0
         # Its own queue's claimed message goes back to the queue, and it takes it.
         _wait_for(logs["debrief"], r"debrief_heist\[[^\]]+\] succeeded in [^:]+: False", debrief)
         assert not claimed.exists()
