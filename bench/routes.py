@@ -175,7 +175,7 @@ def play(c, rec: Recorder, n: int, rng: random.Random, costs: dict, etag: bool) 
         view = answer.json()["heist"]
 
 
-def report(rec: Recorder, top: int) -> None:
+def report(rec: Recorder, top: int, profile_out: str | None = None) -> None:
     print(f"load: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
     print(
         f"{'request':<24} {'n':>5} {'CPU mean':>9} {'p50':>7} {'p95':>7} {'queries':>8} "
@@ -195,6 +195,8 @@ def report(rec: Recorder, top: int) -> None:
         row = [statistics.fmean(rec.by_night.get((kind, n)) or [float("nan")]) for n in nights]
         print(f"  {kind:<22} " + " ".join(f"{v:>6.2f}" for v in row))
     if rec.profiler is not None:
+        if profile_out:
+            rec.profiler.dump_stats(profile_out)
         for key in ("tottime", "cumulative"):
             out = io.StringIO()
             pstats.Stats(rec.profiler, stream=out).sort_stats(key).print_stats(top)
@@ -226,6 +228,9 @@ def main() -> int:
         "--profile", metavar="KIND", help='the start of a kind: view, seal, rival, "view (u"...'
     )
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--profile-out", metavar="FILE", help="also write the profile's stats to FILE (pstats)"
+    )
     args = parser.parse_args()
     if not 1 <= args.heists <= 500:
         raise SystemExit("heists 1..500 keep the run bounded")
@@ -258,7 +263,7 @@ def main() -> int:
             play(client(n, signed_in), rec, n, rng, costs, not args.no_etag)
     finally:
         app.control.purge()
-    report(rec, args.top)
+    report(rec, args.top, args.profile_out)
     return 0
 
 

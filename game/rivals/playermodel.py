@@ -2,8 +2,9 @@
 
 Everything comes from the Observation's public history (every earlier night's full reveal: both
 plans, both start Heats, the loot, the closed vaults and who won each vault). Nothing is kept
-between heists: the model is rebuilt from scratch for every decision, so no profile of a person
-is stored anywhere.
+between heists and nothing is stored anywhere: the model is a function of one heist's history.
+The work that repeats from night to night of a heist may be kept in memory while it is played
+(:class:`HeistFits`, :class:`FitsCache`), which gives the rebuild's model to the last bit.
 
 The model is a conditional logit: the player picks plan ``j`` of its hand with probability
 proportional to ``exp(theta . f_j)``, where ``f_j`` are plain facts a person sees about a plan
@@ -26,7 +27,9 @@ the rival stays near its equilibrium.
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -223,10 +226,11 @@ def past_choices(obs: Observation) -> list[Choice]:
     return [c for c in _night_choices(obs) if c is not None]
 
 
-def _night_choices(obs: Observation) -> list[Choice | None]:
+def _night_choices(obs: Observation, known: Sequence[Choice | None] = ()) -> list[Choice | None]:
     """Each earlier night's revealed choice, in order: None for a night whose revealed plan no
     hand the player could have held gives. Night ``j``'s depends on the nights up to ``j``
-    only, so a later observation of the same heist gives the same first entries."""
+    only, so a later observation of the same heist gives the same first entries: ``known``,
+    the entries worked out for an earlier observation of this heist and seat, are kept."""
     rs = obs.ruleset
     opp, me = obs.opponent, obs.side
     deck = Counter(obs.decklists[opp])
@@ -237,6 +241,10 @@ def _night_choices(obs: Observation) -> list[Choice | None]:
     for j, res in enumerate(obs.history):
         mine_sr, opp_sr = res.side(me), res.side(opp)
         played = tuple(sorted(c.crew for c in opp_sr.crew))
+        if j < len(known):
+            out.append(known[j])
+            played_before.update(played)
+            continue
         pool = deck - played_before - Counter(played)
         if sum(pool.values()) < rs.hand_size - len(played):
             pool = deck - Counter(played)  # the deck was reshuffled: any unplayed card fits
@@ -323,12 +331,33 @@ class HeistFits:
     ``fits.build(obs)`` is ``build(obs)`` to the last bit, for ``obs`` of that heist and seat
     up to ``latest``'s night."""
 
-    def __init__(self, latest: Observation) -> None:
+    def __init__(self, latest: Observation, earlier: HeistFits | None = None) -> None:
+        """``earlier``: the fits of an earlier observation of the same heist and seat, whose
+        work is kept (``latest`` must continue its history: :meth:`advance` checks)."""
         self._seat = (latest.side, latest.ruleset.version, latest.decklists)
         self._history = latest.history
-        self._nights = _night_choices(latest)
-        self._thetas: dict[int, np.ndarray] = {}
-        self._gains: dict[int, float] = {}
+        self._nights = _night_choices(latest, earlier._nights if earlier else ())
+        # The first k choices are the same for every later observation: their fits too.
+        self._thetas: dict[int, np.ndarray] = dict(earlier._thetas) if earlier else {}
+        self._gains: dict[int, float] = dict(earlier._gains) if earlier else {}
+
+    def continued_by(self, obs: Observation) -> bool:
+        """``obs`` is this heist seen from this seat on this night or a later one."""
+        n = len(self._history)
+        return (
+            (obs.side, obs.ruleset.version, obs.decklists) == self._seat
+            and len(obs.history) >= n
+            and obs.history[:n] == self._history
+        )
+
+    def advance(self, latest: Observation) -> HeistFits:
+        """The fits for ``latest``, keeping this one's work when ``latest`` continues its
+        heist (the rival's next night); from scratch otherwise."""
+        if not self.continued_by(latest):
+            return HeistFits(latest)
+        if len(latest.history) == len(self._history):
+            return self
+        return HeistFits(latest, self)
 
     def build(self, obs: Observation) -> PlayerModel:
         n = len(obs.history)
@@ -366,3 +395,35 @@ def tonight_features(
     else:
         their_last, own_last = None, None
     return features(hps, table, np.asarray(loot, dtype=np.float64), their_last, own_last)
+
+
+class FitsCache:
+    """The player model's work for the heists a process is playing, kept from one of the
+    rival's nights to the next (a night's choice and the fits on earlier nights never change),
+    so a turn works out its new night only instead of every earlier one again. Keyed by the
+    caller's id of the heist and seat; bounded, the least recently used heist dropped first;
+    one lock for the threads of a web process. What it gives is :func:`build`'s model to the
+    last bit (:meth:`HeistFits.advance` starts afresh for an observation that does not continue
+    the heist it holds), so the rival plays the same plans with it or without it."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._fits: OrderedDict[Hashable, HeistFits] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._fits)
+
+    def fits(self, key: Hashable, obs: Observation) -> HeistFits:
+        with self._lock:
+            held = self._fits.pop(key, None)
+        fits = held.advance(obs) if held is not None else HeistFits(obs)
+        with self._lock:
+            self._fits[key] = fits
+            while len(self._fits) > self.size:
+                self._fits.popitem(last=False)
+        return fits
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            self._fits.pop(key, None)

@@ -228,9 +228,14 @@ def hand_weights(
 
 
 def strategy(
-    obs: Observation, knobs: Knobs, persona: Persona, stream: Stream
+    obs: Observation,
+    knobs: Knobs,
+    persona: Persona,
+    stream: Stream,
+    fits: playermodel.HeistFits | None = None,
 ) -> tuple[Night, np.ndarray]:
-    """The level's probability over its distinct plans (crew types, not card ids)."""
+    """The level's probability over its distinct plans (crew types, not card ids); ``fits``:
+    the player model's work kept from the heist's earlier nights (the same probabilities)."""
     night = read_night(obs)
     n = len(night.mine.plans)
     if n == 1:
@@ -249,7 +254,7 @@ def strategy(
         us = knobs.uniform_share
         ev = (1 - us) * (u[:, cols] @ w) + us * (u @ np.repeat(w / sizes, sizes))
         return night, near_best_softmax(ev, knobs.noise)
-    game = solve_game(obs, knobs, night, opp_hps, u, starts, w)
+    game = solve_game(obs, knobs, night, opp_hps, u, starts, w, fits)
     # Purify the long tail of regret matching's average (shares under 2%).
     x = np.where(game.x >= 0.02, game.x, 0.0)
     x /= x.sum()
@@ -377,19 +382,41 @@ def plan_from(night: Night, obs: Observation, index: int) -> Plan:
     return nightgame.slug_plan_to_plan(crew, boost, obs.hand, night.rs)
 
 
-def play(obs: Observation, knobs: Knobs, persona: Persona, stream: Stream) -> Plan:
-    night, probs = strategy(obs, knobs, persona, stream)
+def play(
+    obs: Observation,
+    knobs: Knobs,
+    persona: Persona,
+    stream: Stream,
+    fits: playermodel.HeistFits | None = None,
+) -> Plan:
+    night, probs = strategy(obs, knobs, persona, stream, fits)
     if len(probs) == 1:
         return plan_from(night, obs, 0)
     return plan_from(night, obs, pick(probs, stream))
 
 
-def choose_plan(obs: Observation, *, persona: str, difficulty: str, stream: Stream) -> Plan:
+def learns(difficulty: str) -> bool:
+    """The level fits a model of the player from the heist's history (its work is worth keeping
+    from night to night: playermodel.FitsCache)."""
+    knobs = get_difficulty(difficulty).knobs
+    return knobs.model in ("learn", "learn-fixed") and knobs.model_weight > 0
+
+
+def choose_plan(
+    obs: Observation,
+    *,
+    persona: str,
+    difficulty: str,
+    stream: Stream,
+    fits: playermodel.HeistFits | None = None,
+) -> Plan:
+    """The level's plan for ``obs``. ``fits``: the player model's work kept from this heist's
+    earlier nights (playermodel.FitsCache); the plan is the same with it or without it."""
     p = get_persona(persona)
     d = get_difficulty(difficulty)
     if obs.finished:
         raise EngineError("heist_finished", "the heist is over")
-    return play(obs, d.knobs, p, stream)
+    return play(obs, d.knobs, p, stream, fits)
 
 
 # Baseline bots for the tournament (not offered to players).

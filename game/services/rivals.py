@@ -23,11 +23,18 @@ from django.utils import timezone
 from game.domain import HeistSnapshot
 from game.engine import RIVAL, commit_plan, observe, plan_canonical, rival_stream, validate_plan
 from game.models import HeistNight
-from game.rivals.policy import choose_plan
+from game.rivals.playermodel import FitsCache
+from game.rivals.policy import choose_plan, learns
 from game.selectors.heists import heist_load_any
 from veyltak_site import metrics
 
 logger = logging.getLogger(__name__)
+
+# The player model's work for the heists this process plays, kept from one rival night to the
+# next: a Kingpin or Safecracker turn works out its new night only. The worker runs one process
+# (Procfile: --pool solo), so a heist's nights meet the same cache; anywhere else a miss only
+# costs the rebuild. The plans are the same either way (playermodel.FitsCache).
+_player_fits = FitsCache(size=256)
 
 
 def rival_schedule(heist_id: uuid.UUID, night: int) -> None:
@@ -70,12 +77,17 @@ def _rival_seal(snapshot: HeistSnapshot, night: int, *, by: str) -> bool:
     if state.night != night:
         return False
     started = time.perf_counter()
+    obs = observe(state, RIVAL)
+    fits = _player_fits.fits(heist.pk, obs) if learns(heist.difficulty) else None
     plan = choose_plan(
-        observe(state, RIVAL),
+        obs,
         persona=heist.rival,
         difficulty=heist.difficulty,
         stream=rival_stream(state.key, night),
+        fits=fits,
     )
+    if fits is not None and night == state.ruleset.nights:
+        _player_fits.forget(heist.pk)  # its last night: nothing more to keep
     thought = time.perf_counter() - started
     metrics.rival_decided(difficulty=heist.difficulty, seconds=thought)
     # A policy bug must never seal an illegal plan: the night could then never resolve.

@@ -112,6 +112,59 @@ def test_a_heists_fits_kept_from_night_to_night_give_the_same_model():
         fits.build(observe(heist_against("copycat", 99, 3), RIVAL))
 
 
+def test_the_fits_cache_carries_a_heist_night_to_night_and_works_out_only_the_new_night(
+    monkeypatch,
+):
+    """playermodel.FitsCache (what the rival's worker keeps between a heist's nights) gives
+    build's model to the last bit on every night, fits the model once per new night instead of
+    on every earlier prefix again, and starts afresh for an observation of another heist."""
+    fitted = []
+    real_fit = playermodel.fit
+    monkeypatch.setattr(
+        playermodel, "fit", lambda choices: fitted.append(len(choices)) or real_fit(choices)
+    )
+    cache = playermodel.FitsCache(size=2)
+    for seed in range(4):
+        for k in range(6):
+            obs = observe(heist_against("copycat", seed, k), RIVAL)
+            fitted.clear()
+            kept = cache.fits(("heist", seed), obs).build(obs)
+            new_fits = list(fitted)
+            alone = playermodel.build(obs)
+            assert np.array_equal(kept.theta, alone.theta)
+            assert (kept.trust, kept.nights, kept.gains) == (alone.trust, alone.nights, alone.gains)
+            # Night k + 1 adds one choice (at most): one new fit on it, the rest are kept.
+            assert len(new_fits) <= 1 if k else new_fits == [0]
+    assert len(cache) == 2  # bounded: the least recently used heists dropped
+    # A key reused for another heist (or a seat's history that does not continue): afresh.
+    other = observe(heist_against("copycat", 99, 3), RIVAL)
+    kept = cache.fits(("heist", 3), other).build(other)
+    assert np.array_equal(kept.theta, playermodel.build(other).theta)
+
+
+def test_the_rival_plays_the_same_plans_with_the_fits_cache():
+    """The levels that learn the player choose the same plan on every night of a heist with the
+    worker's cache as without it (policy.choose_plan's ``fits``)."""
+    cache = playermodel.FitsCache()
+    learning = [d for d in ("rookie", "hustler", "safecracker", "kingpin") if policy.learns(d)]
+    assert learning == ["safecracker", "kingpin"]
+    for seed in range(3):
+        for k in range(6):
+            obs = observe(heist_against("loot-chaser", seed, k), RIVAL)
+            for level in learning:
+                stream = Stream(bytes(32), f"fits/{seed}/{k}/{level}")
+                with_cache = policy.choose_plan(
+                    obs,
+                    persona="furnace",
+                    difficulty=level,
+                    stream=stream,
+                    fits=cache.fits((seed, level), obs),
+                )
+                stream = Stream(bytes(32), f"fits/{seed}/{k}/{level}")
+                alone = policy.choose_plan(obs, persona="furnace", difficulty=level, stream=stream)
+                assert with_cache == alone
+
+
 def test_no_history_is_the_prior_with_no_trust():
     obs = observe(random_position(0), RIVAL)
     obs = dataclasses.replace(obs, history=())
