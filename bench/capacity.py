@@ -55,6 +55,7 @@ from harness import (  # bench/harness.py: the site, its processes
     bench_site,
     free_port,
     fresh_site,
+    machine_speed,
     start_gunicorn,
     start_process,
     start_worker,
@@ -199,6 +200,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     cores = os.cpu_count() or 1
     print(f"load average before the run: {load:.2f} on {cores} cores", flush=True)
+    print(f"machine speed: {machine_speed():.1f} ms of CPU for the reference work", flush=True)
     if load > cores:
         print(
             "WARNING: the machine is busy: the figures will say how much of it the site got, "
@@ -455,6 +457,12 @@ def report(record: Path, samples, steps: list[int], args, var: Path, debriefed: 
         "of the machine (other users' work, this script)"
     )
     print(f"logs and the record: {var}")
+    if not args.report_only:
+        print(
+            f"machine speed after the run: {machine_speed():.1f} ms of CPU for the reference "
+            "work (bench/harness.py machine_speed; lower is faster: compare runs only at like "
+            "speeds)"
+        )
     print(f"capacity_players: {capacity}")
     return 0
 

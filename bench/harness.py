@@ -105,6 +105,29 @@ def fresh_site(python: str, db_url: str, redis: str, env: dict[str, str]) -> Non
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _reference_work() -> int:
+    # The interpreter's everyday work, as a request's Python does it: a loop, a dict, strings.
+    seen: dict[int, str] = {}
+    total = 0
+    for i in range(200_000):
+        seen[i % 1000] = str(i)
+        total += len(seen[i % 1000])
+    return total
+
+
+def machine_speed(rounds: int = 7) -> float:
+    """How fast this machine runs Python right now: the median CPU milliseconds (this thread's
+    clock) of a fixed workload; lower is faster. The same 2-core machine has measured about
+    twice as slow on one day as on another (2026-12-07), and every CPU figure with it: a
+    capacity or a CPU per request taken on different days compares only beside this figure."""
+    times = []
+    for _ in range(rounds):
+        started = time.thread_time()
+        _reference_work()
+        times.append((time.thread_time() - started) * 1000)
+    return sorted(times)[len(times) // 2]
+
+
 def cpu_by_part(groups: dict[str, int]) -> dict[str, float]:
     """CPU seconds (user + system) used so far by each part of the site on this machine.
 

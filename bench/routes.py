@@ -46,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness import bench_site, fresh_site  # bench/harness.py
+from harness import bench_site, fresh_site, machine_speed  # bench/harness.py
 from players import ADULT_BIRTH_DATE, RIVALS, percentile, random_plan  # bench/players.py
 
 LEVELS = ("rookie",) * 4 + ("hustler",) * 3 + ("safecracker",) * 2 + ("kingpin",)
@@ -177,6 +177,7 @@ def play(c, rec: Recorder, n: int, rng: random.Random, costs: dict, etag: bool) 
 
 def report(rec: Recorder, top: int, profile_out: str | None = None) -> None:
     print(f"load: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    print(f"machine speed: {machine_speed():.1f} ms of CPU for the reference work")
     print(
         f"{'request':<24} {'n':>5} {'CPU mean':>9} {'p50':>7} {'p95':>7} {'queries':>8} "
         f"{'bytes':>7}   (ms of this thread's CPU)"
