@@ -4,7 +4,8 @@ read (game.jobs.conditions), and a player's periods."""
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 
 from game.engine import NightResult
 from game.jobs.conditions import HeistFacts
@@ -55,13 +56,7 @@ def counting_heists(
         "pk", "difficulty", "outcome", "rival", "encounter_slug", "featured_slot_id", "finished_at"
     )
     rows = list(heists[:first] if first is not None else heists)
-    nights: dict = defaultdict(list)
-    for heist_id, result in (
-        HeistNight.objects.filter(heist_id__in=[r[0] for r in rows], result__isnull=False)
-        .order_by("heist_id", "night")
-        .values_list("heist_id", "result")
-    ):
-        nights[heist_id].append(NightResult.from_dict(result))
+    nights = _finished_nights([(r[0], r[-1]) for r in rows])
     return [
         HeistFacts(
             difficulty=difficulty,
@@ -69,11 +64,50 @@ def counting_heists(
             rival=rival,
             encounter=encounter or "",
             featured=slot is not None,
-            nights=tuple(nights[pk]),
+            nights=nights[pk, finished_at],
             finished_at=finished_at,
         )
         for pk, difficulty, outcome, rival, encounter, slot, finished_at in rows
     ]
+
+
+# A finished heist's nights never change, and every finish of a player counts the heists of
+# their week again (a regular's week holds a hundred heists or more): each process keeps the
+# nights it has read, the least recently used dropped first. Keyed by the heist and the moment
+# it finished, so the nights read inside a finish that was then rolled back are never served
+# for the heist's later, real finish (a new moment).
+NIGHTS_KEPT = 4096
+_nights_kept: OrderedDict[tuple, tuple[NightResult, ...]] = OrderedDict()
+_nights_lock = threading.Lock()
+
+
+def _finished_nights(keys: list[tuple]) -> dict[tuple, tuple[NightResult, ...]]:
+    """{(heist id, finished at): its resolved nights in order}, from this process's memory or
+    the database (one query for those it has not read)."""
+    found, missing = {}, []
+    with _nights_lock:
+        for key in keys:
+            nights = _nights_kept.get(key)
+            if nights is None:
+                missing.append(key)
+            else:
+                found[key] = nights
+                _nights_kept.move_to_end(key)
+    if not missing:
+        return found
+    read: dict = defaultdict(list)
+    for heist_id, result in (
+        HeistNight.objects.filter(heist_id__in=[pk for pk, _ in missing], result__isnull=False)
+        .order_by("heist_id", "night")
+        .values_list("heist_id", "result")
+    ):
+        read[heist_id].append(NightResult.from_dict(result))
+    with _nights_lock:
+        for key in missing:
+            found[key] = _nights_kept[key] = tuple(read[key[0]])
+        while len(_nights_kept) > NIGHTS_KEPT:
+            _nights_kept.popitem(last=False)
+    return found
 
 
 def period_latest(*, user_id: int, kind: str) -> JobPeriod | None:
