@@ -33,7 +33,8 @@ logger = logging.getLogger(__name__)
 # The player model's work for the heists this process plays, kept from one rival night to the
 # next: a Kingpin or Safecracker turn works out its new night only. The worker runs one process
 # (Procfile: --pool solo), so a heist's nights meet the same cache; anywhere else a miss only
-# costs the rebuild. The plans are the same either way (playermodel.FitsCache).
+# costs the rebuild. The plans are the same either way (playermodel.FitsCache). About 200 KiB a
+# heist by its last night (tracemalloc): 256 heists hold ~50 MiB at most.
 _player_fits = FitsCache(size=256)
 
 
