@@ -43,6 +43,9 @@ def _is_json(response: HttpResponse) -> bool:
     return response.get("Content-Type", "").startswith("application/json")
 
 
+NO_ROUTE = "There is no such API route."
+
+
 def _resolves(path: str) -> bool:
     try:
         resolve(path)
@@ -67,14 +70,17 @@ class RequestBoundaryMiddleware:
             )
         if not api:
             return self.get_response(request)
-        if not _resolves(request.path_info):
-            # Answered here, before CommonMiddleware could redirect to the slashed path: a 301
-            # turns a POST into a GET without its body. The slashed form is the only one.
-            message = "There is no such API route."
-            if not request.path_info.endswith("/") and _resolves(request.path_info + "/"):
+        # A path without its slash is answered here, before CommonMiddleware could redirect to
+        # the slashed path: a 301 turns a POST into a GET without its body. The slashed form is
+        # the only one. (A slashed path is never redirected: it is resolved once, by Django.)
+        if not request.path_info.endswith("/") and not _resolves(request.path_info):
+            message = NO_ROUTE
+            if _resolves(request.path_info + "/"):
                 message += f" Did you mean {request.path_info}/ (with the slash)?"
             return json_error(404, message=message)
         response = self.get_response(request)
+        if response.status_code == 404 and getattr(request, "resolver_match", None) is None:
+            return json_error(404, message=NO_ROUTE)  # no route took the path
         if response.status_code >= 400 and not _is_json(response):
             replaced = json_error(response.status_code)
             for header in _KEPT_HEADERS:

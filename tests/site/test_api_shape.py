@@ -134,6 +134,22 @@ def test_the_path_without_its_slash_is_a_json_404_naming_the_route_never_a_redir
         assert_error(guest.get(path), 404, "not_found")
 
 
+def test_a_slashed_api_path_is_resolved_once_by_django_alone(guest, monkeypatch):
+    """The boundary looks a path up itself only when it lacks its slash (to answer before the
+    slash redirect); a slashed path, known or not, is resolved by Django's handler only."""
+    from veyltak_site import middleware
+
+    looked_up = []
+    real = middleware._resolves
+    monkeypatch.setattr(middleware, "_resolves", lambda path: looked_up.append(path) or real(path))
+    assert guest.get("/api/v1/me/").status_code == 200
+    error = assert_error(guest.get("/api/v1/nonexistent/"), 404, "not_found")
+    assert error["message"] == "There is no such API route."
+    assert looked_up == []
+    assert_error(guest.get("/api/v1/me"), 404, "not_found")
+    assert looked_up == ["/api/v1/me", "/api/v1/me/"]
+
+
 def test_a_wrong_method_is_a_json_405_with_allow():
     response = Client().delete("/api/v1/me/")
     assert_error(response, 405, "method_not_allowed")
