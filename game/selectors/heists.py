@@ -8,7 +8,9 @@ return a :class:`game.domain.HeistSnapshot`: the heist with its nights and that 
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
@@ -236,8 +238,55 @@ def heist_states(heist: Heist, nights: Iterable[HeistNight]) -> list[HeistState]
 
 
 def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
-    """Rebuild the engine state: start the heist, then resolve every resolved night in order."""
-    return heist_states(heist, nights)[-1]
+    """The engine state after the heist's resolved nights: the state of the heist's start with
+    every resolved night resolved in order (:func:`heist_states`' last), from this process's
+    memory when it has worked it out before, or from the state before the last night with that
+    night resolved, which is what a seal, the board's next read and the rival's next turn
+    need (each had rebuilt the heist from its start)."""
+    nights = list(nights)
+    key = _state_key(heist, nights)
+    with _states_lock:
+        state = _states_kept.get(key)
+        before = _states_kept.get(key[:-1]) if state is None and len(key) > 1 else None
+    if state is not None:
+        return state
+    last = next(
+        (n for n in reversed(nights) if n.result is not None and n.night >= heist.first_night),
+        None,
+    )
+    if before is not None and last is not None and last.night == before.night:
+        state, _ = resolve(before, heist_plans(last))
+    else:
+        state = heist_states(heist, nights)[-1]
+    heist_state_keep(heist, nights, state)
+    return state
+
+
+# The state after a heist's resolved nights, kept by each process for the heists it serves (a
+# night's state never changes: the engine's states are frozen and a resolved night is never
+# edited). Keyed by the heist and the moment each of its nights was resolved, so a night
+# resolved in a transaction that was rolled back, whose plan the player may then seal
+# differently, never lends its state to the night's real resolution (a new moment).
+STATES_KEPT = 1024
+_states_kept: OrderedDict[tuple, HeistState] = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def _state_key(heist: Heist, nights: Iterable[HeistNight]) -> tuple:
+    return (
+        heist.pk,
+        *(n.resolved_at for n in nights if n.result is not None and n.night >= heist.first_night),
+    )
+
+
+def heist_state_keep(heist: Heist, nights: Iterable[HeistNight], state: HeistState) -> None:
+    """Keep ``state``, the heist's after ``nights`` (a seal has just resolved the last)."""
+    key = _state_key(heist, nights)
+    with _states_lock:
+        _states_kept[key] = state
+        _states_kept.move_to_end(key)
+        while len(_states_kept) > STATES_KEPT:
+            _states_kept.popitem(last=False)
 
 
 def player_heists(*, user_id: int) -> list[Heist]:

@@ -47,7 +47,7 @@ from game.models import FeaturedSlot, Heist, HeistNight
 from game.owners import Owner
 from game.rivals.personas import Persona, UnknownRival, get_difficulty, get_persona
 from game.selectors.catalogue import encounter_get, ready_deck_get, rival_cosmetics
-from game.selectors.heists import heist_load
+from game.selectors.heists import heist_load, heist_state_keep
 from game.services.abandon import heists_make_room
 from game.services.decks import deck_owned_check
 from game.services.finish import heist_finish
@@ -212,6 +212,8 @@ def heist_create(
         night = _night_start(heist, state)
         mode = "practice" if start is not None else "featured" if featured_slot else "standard"
         metrics.heist_started(difficulty=difficulty, mode=mode)
+    if start is None:
+        heist_state_keep(heist, [night], state)  # the board's first read starts from it
     return HeistSnapshot(heist, [night], state)
 
 
@@ -315,6 +317,9 @@ def _resolve_night(
     else:
         Heist.objects.filter(pk=heist.pk).update(night=heist.night, last_activity_at=now)
         nights = [*nights, _night_start(heist, state)]
+    # The board's next read and the rival's next turn start from this state (if they are
+    # served by this process), not from the heist's start.
+    heist_state_keep(heist, nights, state)
     return row, HeistSnapshot(heist, nights, state)
 
 
