@@ -27,14 +27,14 @@ the rival stays near its equilibrium.
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from game.engine.view import Observation
+from game.kept import Kept
 from game.rivals import beliefs, nightgame
 
 FEATURES = (
@@ -401,29 +401,21 @@ class FitsCache:
     """The player model's work for the heists a process is playing, kept from one of the
     rival's nights to the next (a night's choice and the fits on earlier nights never change),
     so a turn works out its new night only instead of every earlier one again. Keyed by the
-    caller's id of the heist and seat; bounded, the least recently used heist dropped first;
-    one lock for the threads of a web process. What it gives is :func:`build`'s model to the
-    last bit (:meth:`HeistFits.advance` starts afresh for an observation that does not continue
-    the heist it holds), so the rival plays the same plans with it or without it."""
+    caller's id of the heist and seat; bounded (game.kept). What it gives is :func:`build`'s
+    model to the last bit (:meth:`HeistFits.advance` starts afresh for an observation that does
+    not continue the heist it holds), so the rival plays the same plans with it or without it."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._fits: OrderedDict[Hashable, HeistFits] = OrderedDict()
-        self._lock = threading.Lock()
+        self._fits: Kept[HeistFits] = Kept(size)
 
     def __len__(self) -> int:
         return len(self._fits)
 
     def fits(self, key: Hashable, obs: Observation) -> HeistFits:
-        with self._lock:
-            held = self._fits.pop(key, None)
+        held = self._fits.pop(key)
         fits = held.advance(obs) if held is not None else HeistFits(obs)
-        with self._lock:
-            self._fits[key] = fits
-            while len(self._fits) > self.size:
-                self._fits.popitem(last=False)
+        self._fits.put(key, fits)
         return fits
 
     def forget(self, key: Hashable) -> None:
-        with self._lock:
-            self._fits.pop(key, None)
+        self._fits.pop(key)

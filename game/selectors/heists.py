@@ -8,9 +8,7 @@ return a :class:`game.domain.HeistSnapshot`: the heist with its nights and that 
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
@@ -28,6 +26,7 @@ from game.engine import (
     new_heist,
     resolve,
 )
+from game.kept import Kept
 from game.models import Heist, HeistNight
 from game.owners import Owner
 from veyltak_site.exceptions import ApplicationError
@@ -238,18 +237,15 @@ def heist_states(heist: Heist, nights: Iterable[HeistNight]) -> list[HeistState]
 
 
 def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
-    """The engine state after the heist's resolved nights: the state of the heist's start with
-    every resolved night resolved in order (:func:`heist_states`' last), from this process's
-    memory when it has worked it out before, or from the state before the last night with that
-    night resolved, which is what a seal, the board's next read and the rival's next turn
-    need (each had rebuilt the heist from its start)."""
+    """The engine state after the heist's resolved nights (:func:`heist_states`' last). Kept
+    by this process once worked out; else the kept state before the last night with that night
+    resolved; else rebuilt from the heist's start."""
     nights = list(nights)
     key = _state_key(heist, nights)
-    with _states_lock:
-        state = _states_kept.get(key)
-        before = _states_kept.get(key[:-1]) if state is None and len(key) > 1 else None
+    state = _states_kept.get(key)
     if state is not None:
         return state
+    before = _states_kept.get(key[:-1]) if len(key) > 1 else None
     last = next(
         (n for n in reversed(nights) if n.result is not None and n.night >= heist.first_night),
         None,
@@ -267,9 +263,7 @@ def heist_state(heist: Heist, nights: Iterable[HeistNight]) -> HeistState:
 # edited). Keyed by the heist and the moment each of its nights was resolved, so a night
 # resolved in a transaction that was rolled back, whose plan the player may then seal
 # differently, never lends its state to the night's real resolution (a new moment).
-STATES_KEPT = 1024
-_states_kept: OrderedDict[tuple, HeistState] = OrderedDict()
-_states_lock = threading.Lock()
+_states_kept: Kept[HeistState] = Kept(1024)
 
 
 def _state_key(heist: Heist, nights: Iterable[HeistNight]) -> tuple:
@@ -281,12 +275,7 @@ def _state_key(heist: Heist, nights: Iterable[HeistNight]) -> tuple:
 
 def heist_state_keep(heist: Heist, nights: Iterable[HeistNight], state: HeistState) -> None:
     """Keep ``state``, the heist's after ``nights`` (a seal has just resolved the last)."""
-    key = _state_key(heist, nights)
-    with _states_lock:
-        _states_kept[key] = state
-        _states_kept.move_to_end(key)
-        while len(_states_kept) > STATES_KEPT:
-            _states_kept.popitem(last=False)
+    _states_kept.put(_state_key(heist, nights), state)
 
 
 def player_heists(*, user_id: int) -> list[Heist]:

@@ -4,11 +4,11 @@ read (game.jobs.conditions), and a player's periods."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 
 from game.engine import NightResult
 from game.jobs.conditions import HeistFacts
+from game.kept import Kept
 from game.models import Heist, HeistNight, JobPeriod
 from shop.models import SignsReason
 
@@ -76,23 +76,19 @@ def counting_heists(
 # nights it has read, the least recently used dropped first. Keyed by the heist and the moment
 # it finished, so the nights read inside a finish that was then rolled back are never served
 # for the heist's later, real finish (a new moment). About 11 KiB a heist: 2,048 are ~22 MiB.
-NIGHTS_KEPT = 2048
-_nights_kept: OrderedDict[tuple, tuple[NightResult, ...]] = OrderedDict()
-_nights_lock = threading.Lock()
+_nights_kept: Kept[tuple[NightResult, ...]] = Kept(2048)
 
 
 def _finished_nights(keys: list[tuple]) -> dict[tuple, tuple[NightResult, ...]]:
     """{(heist id, finished at): its resolved nights in order}, from this process's memory or
     the database (one query for those it has not read)."""
     found, missing = {}, []
-    with _nights_lock:
-        for key in keys:
-            nights = _nights_kept.get(key)
-            if nights is None:
-                missing.append(key)
-            else:
-                found[key] = nights
-                _nights_kept.move_to_end(key)
+    for key in keys:
+        nights = _nights_kept.get(key)
+        if nights is None:
+            missing.append(key)
+        else:
+            found[key] = nights
     if not missing:
         return found
     read: dict = defaultdict(list)
@@ -102,11 +98,9 @@ def _finished_nights(keys: list[tuple]) -> dict[tuple, tuple[NightResult, ...]]:
         .values_list("heist_id", "result")
     ):
         read[heist_id].append(NightResult.from_dict(result))
-    with _nights_lock:
-        for key in missing:
-            found[key] = _nights_kept[key] = tuple(read[key[0]])
-        while len(_nights_kept) > NIGHTS_KEPT:
-            _nights_kept.popitem(last=False)
+    for key in missing:
+        found[key] = tuple(read[key[0]])
+        _nights_kept.put(key, found[key])
     return found
 
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from game.kept import Kept
 from game.models import HeistNight
 from game.selectors import heists as heist_selectors
 from game.selectors.heists import heist_load_any, heist_state, heist_states
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def kept(monkeypatch):
     """An empty memory of states for the test, and a count of rebuilds from the start."""
-    monkeypatch.setattr(heist_selectors, "_states_kept", type(heist_selectors._states_kept)())
+    monkeypatch.setattr(heist_selectors, "_states_kept", Kept(1024))
     rebuilt = []
     real = heist_selectors.heist_states
     monkeypatch.setattr(heist_selectors, "heist_states", lambda *a: rebuilt.append(1) or real(*a))

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from game.kept import Kept
 from game.models import Heist, HeistNight
 from game.selectors import jobs as job_selectors
 from tests.support.heists import make_player
@@ -23,7 +24,7 @@ def night_reads(queries) -> int:
 
 
 def test_a_finish_reads_back_only_nights_it_has_not_read(monkeypatch):
-    monkeypatch.setattr(job_selectors, "_nights_kept", type(job_selectors._nights_kept)())
+    monkeypatch.setattr(job_selectors, "_nights_kept", Kept(2048))
     user, client = make_player()
     for _ in range(3):
         play(client, "idle")
@@ -44,7 +45,7 @@ def test_a_finish_reads_back_only_nights_it_has_not_read(monkeypatch):
 def test_the_nights_kept_are_those_of_the_heists_finish(monkeypatch):
     """Keyed by the heist and the moment it finished: nights read in a finish that was rolled
     back are not served for the heist's real finish, which has a moment of its own."""
-    monkeypatch.setattr(job_selectors, "_nights_kept", type(job_selectors._nights_kept)())
+    monkeypatch.setattr(job_selectors, "_nights_kept", Kept(2048))
     user, client = make_player()
     heist = Heist.objects.get(pk=play(client, "idle")["id"])
     before = job_selectors.counting_heists(user_id=user.pk)[0].nights
@@ -58,8 +59,7 @@ def test_the_nights_kept_are_those_of_the_heists_finish(monkeypatch):
 
 
 def test_the_nights_kept_are_bounded(monkeypatch):
-    monkeypatch.setattr(job_selectors, "_nights_kept", type(job_selectors._nights_kept)())
-    monkeypatch.setattr(job_selectors, "NIGHTS_KEPT", 2)
+    monkeypatch.setattr(job_selectors, "_nights_kept", Kept(2))
     _, client = make_player()
     for _ in range(3):
         play(client, "idle")
