@@ -51,28 +51,81 @@ def rm_plus(
     seg = np.repeat(np.arange(len(sizes)), sizes)  # each column's hand
     colw = np.asarray(weights, dtype=np.float64)[seg]
     uniform = (1.0 / sizes)[seg]
+    # At the sizes the rivals solve (tens of rows, hundreds of columns, a few hundred rounds), a
+    # round's numpy calls on vectors cost as much as its two matrix-vector products, so the loop
+    # makes as few calls as it can and allocates nothing: each result goes into a buffer made
+    # here (``out=``). Every value is still computed by the same operations, in the same order,
+    # as the plain loop in tests/game/rivals/test_solver.py, so the strategies (and the rival's
+    # plans) are the same to the last bit; that test checks it.
+    #
+    # The opponent's payoff is -(ut @ x), and (-ut) @ x is exactly that (negating every entry
+    # negates every product and every partial sum): one call fewer per round. Both products keep
+    # a C-ordered matrix times a vector: another layout (x @ u, say) makes BLAS add in another
+    # order, which changes the bits. ``a.dot(b, out=...)`` is the same BLAS call as ``a @ b``,
+    # with less of numpy's overhead.
+    neg_ut = np.negative(u.T, order="C")
+    fixed = share * np.asarray(model, dtype=np.float64) if model is not None and share > 0 else None
+    free = np.array(1.0 - share if fixed is not None else 1.0)
     x = np.full(n, 1.0 / n)
     y = uniform.copy()
-    qx = np.zeros(n)
-    qy = np.zeros(m)
+    # The linear averages' running totals: round t adds t * x and t * y.
     xs = np.zeros(n)
     ys = np.zeros(m)
-    ut = u.T.copy()
-    fixed = share * np.asarray(model, dtype=np.float64) if model is not None and share > 0 else None
-    free = 1.0 - share if fixed is not None else 1.0
+    tx = np.empty(n)
+    ty = np.empty(m)
+    qx = np.zeros(n)
+    qy = np.zeros(m)
+    # Scalars make a ufunc call slower than 0-d or full arrays do, hence the zero vectors (for
+    # maximum) and ``free`` above as an array; same values, same results.
+    zero_n = np.zeros(n)
+    zero_m = np.zeros(m)
+    ur = np.empty(n)
+    v = np.empty(m)
+    uc = np.empty(m)
+    g = np.empty(m)
+    # Local names: no attribute lookups on numpy in the loop.
+    add, subtract, multiply, divide = np.add, np.subtract, np.multiply, np.divide
+    maximum, reduceat = np.maximum, np.add.reduceat
     for t in range(1, iterations + 1):
-        ur = u @ ((free * y + fixed) * colw) if fixed is not None else u @ (y * colw)
-        qx += ur - x @ ur
-        np.maximum(qx, 0, out=qx)
+        # The rival's regrets against the opponent's last strategy, weighted by hand: with a
+        # model, against the restricted mix ((free * y) + fixed) * colw, in that order.
+        if fixed is not None:
+            multiply(free, y, out=v)
+            add(v, fixed, out=v)
+            multiply(v, colw, out=v)
+        else:
+            multiply(y, colw, out=v)
+        u.dot(v, out=ur)
+        subtract(ur, x.dot(ur), out=ur)
+        add(qx, ur, out=qx)
+        maximum(qx, zero_n, out=qx)
         s = qx.sum()
-        x = qx / s if s > 0 else np.full(n, 1.0 / n)
-        uc = -(ut @ x)
-        ev = np.add.reduceat(y * uc, starts)
-        qy += uc - ev[seg]
-        np.maximum(qy, 0, out=qy)
-        y = _segment_normalise(qy, starts, seg, uniform)
-        xs += t * x
-        ys += t * y
+        if s > 0:
+            divide(qx, s, out=x)
+        else:
+            x.fill(1.0 / n)
+        # The opponent's regrets, per hand, against the rival's new strategy.
+        neg_ut.dot(x, out=uc)
+        multiply(y, uc, out=g)
+        ev = reduceat(g, starts)
+        subtract(uc, ev.take(seg), out=g)
+        add(qy, g, out=qy)
+        maximum(qy, zero_m, out=qy)
+        # _segment_normalise(qy, ...), into y. qy is >= 0, so a hand's total is
+        # 0 only when all its entries are; in most rounds no hand's is, and dividing by the
+        # totals is all there is to do. (A hand of one plan is always such a hand: its regret
+        # stays 0. A NaN total fails the test too, and the second branch keeps it as it is.)
+        tot = reduceat(qy, starts)
+        if tot.min() > 0:
+            divide(qy, tot.take(seg), out=y)
+        else:
+            empty = tot <= 0
+            divide(qy, np.where(empty, 1.0, tot)[seg], out=y)
+            np.copyto(y, uniform, where=empty[seg])
+        multiply(x, t, out=tx)
+        add(xs, tx, out=xs)
+        multiply(y, t, out=ty)
+        add(ys, ty, out=ys)
     xs /= xs.sum()
     ys = _segment_normalise(ys, starts, seg, uniform)
     return xs, ys
