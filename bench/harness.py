@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from redis import Redis
+
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -88,12 +90,18 @@ def bench_site(database: str, var_prefix: str) -> tuple[str, str, Path, dict[str
 
 
 def fresh_site(python: str, db_url: str, redis: str, env: dict[str, str]) -> None:
-    """A new, migrated database with the catalogue loaded, and the broker's queues emptied (no
-    rival turn or debrief of an earlier run is left)."""
+    """A new, migrated database with the catalogue loaded, the broker's queues emptied (no
+    rival turn or debrief of an earlier run is left) and the cache emptied: a run started
+    within ten minutes of another would otherwise count its signed-in players' starts on the
+    earlier run's rate-limit counters (the new database gives its accounts the same ids)."""
     print(
-        f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12", flush=True
+        f"setting up: database {urlsplit(db_url).path.lstrip('/')}, broker {redis}/12, "
+        f"cache {redis}/13",
+        flush=True,
     )
     fresh_database(db_url)
+    if env.get("REDIS_URL"):
+        Redis.from_url(env["REDIS_URL"]).flushdb()
     for step in (
         ["manage.py", "migrate", "--noinput", "-v", "0"],
         ["manage.py", "load_catalogue"],
