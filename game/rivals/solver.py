@@ -68,21 +68,12 @@ def rm_plus(
     free = np.array(1.0 - share if fixed is not None else 1.0)
     x = np.full(n, 1.0 / n)
     y = uniform.copy()
-    # The linear averages' running totals: round t adds t * x and t * y.
-    xs = np.zeros(n)
-    ys = np.zeros(m)
-    tx = np.empty(n)
-    ty = np.empty(m)
-    qx = np.zeros(n)
-    qy = np.zeros(m)
-    # Scalars make a ufunc call slower than 0-d or full arrays do, hence the zero vectors (for
-    # maximum) and ``free`` above as an array; same values, same results.
-    zero_n = np.zeros(n)
-    zero_m = np.zeros(m)
-    ur = np.empty(n)
-    v = np.empty(m)
-    uc = np.empty(m)
-    g = np.empty(m)
+    # Each side's vectors: the regrets (qx, qy), the linear averages' running totals (xs, ys:
+    # round t adds t * x and t * y), zeros for ``maximum`` (a scalar makes a ufunc call slower
+    # than an array does, hence these and ``free`` above as an array; same values, same
+    # results), and the rounds' scratch.
+    qx, xs, zero_n, tx, ur = (np.zeros(n) for _ in range(5))
+    qy, ys, zero_m, ty, v, uc, g = (np.zeros(m) for _ in range(7))
     # Local names: no attribute lookups on numpy in the loop.
     add, subtract, multiply, divide = np.add, np.subtract, np.multiply, np.divide
     maximum, reduceat = np.maximum, np.add.reduceat
