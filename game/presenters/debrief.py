@@ -7,6 +7,7 @@ game.services.debriefs.debrief_ready, which checks both).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,6 +22,13 @@ LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # One mark per night by label, in the share text (like a daily puzzle's grid: no plans, no
 # vaults, no seed, nothing a later player of the same heist could use).
 MARKS = {"best": "🟩", "good": "🟦", "inaccuracy": "🟨", "mistake": "🟧", "blunder": "🟥"}
+
+
+def whole_accuracy(accuracy: float) -> int:
+    """The accuracy as the pages show it: a whole number with halves up (72.5 shows 73), as
+    the profile's table rounds it (``floatformat:0``); Python's ``round`` takes halves to the
+    even number and made the result page say 72 where the profile said 73."""
+    return math.floor(accuracy + 0.5)
 
 
 class DebriefCrewSerializer(serializers.Serializer):
@@ -142,7 +150,7 @@ def debrief_page(found: HeistDebrief, ruleset: Ruleset) -> dict[str, Any]:
         }
     labels = [n["label"] for n in data["nights"]]
     return {
-        "accuracy": round(data["accuracy"]),
+        "accuracy": whole_accuracy(data["accuracy"]),
         "loot_lost": data["loot_lost"],
         "luck": data["luck"],
         "turning_point": data["turning_point"],

@@ -14,6 +14,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from game.presenters.debrief import whole_accuracy
 from tests.support.browser import (
     DESKTOP,
     LANDSCAPE,
@@ -77,7 +78,7 @@ def test_the_debrief_on_the_result_and_replay_and_a_retry_that_plays(
     accuracy = page.locator(".accuracy-figure")
     expect(accuracy).to_be_visible(timeout=30_000)
     debrief = page.request.get(f"{site}/api/v1/heists/{hid}/debrief/").json()
-    expect(accuracy).to_have_text(str(round(debrief["accuracy"])))
+    expect(accuracy).to_have_text(str(whole_accuracy(debrief["accuracy"])))
     tp = debrief["turning_point"]
     card = page.locator("a.turning-card")
     expect(card).to_contain_text(f"Turning point · Night {tp['night']}")

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from game.models import Heist
-from game.presenters.debrief import MARKS
+from game.models import Heist, HeistDebrief
+from game.presenters.debrief import MARKS, whole_accuracy
 from game.services.debriefs import debrief_compute
 from tests.support.heists import age_checked_client, play_out, start
 
@@ -39,7 +39,7 @@ def test_the_result_page_shows_accuracy_turning_point_and_each_nights_label(gues
     view, debrief = finished_with_debrief(guest)
     html = page(guest, f"/heists/{view['id']}/result/")
     tp = debrief["turning_point"]
-    assert f'<span class="accuracy-figure">{round(debrief["accuracy"])}</span>' in html
+    assert f'<span class="accuracy-figure">{whole_accuracy(debrief["accuracy"])}</span>' in html
     assert tp["text"] in html
     # The turning point is a card that opens that night in the replay.
     assert f'href="/heists/{view["id"]}/replay/?night={tp["night"]}#debrief-night"' in html
@@ -134,8 +134,25 @@ def test_the_profile_shows_each_heists_accuracy(player):
     play_out(client, start(client))  # no debrief yet
     html = page(client, "/accounts/profile/")
     assert '<th scope="col" role="columnheader">Accuracy</th>' in html
-    assert f'data-label="Accuracy">{round(debrief["accuracy"])}</td>' in html
+    assert f'data-label="Accuracy">{whole_accuracy(debrief["accuracy"])}</td>' in html
     assert "No debrief" in html
+
+
+@pytest.mark.parametrize(("stored", "shown"), [(72.5, 73), (72.4, 72), (71.5, 72), (0.5, 1)])
+def test_the_result_page_and_the_profile_round_an_accuracy_alike(player, stored, shown):
+    # An accuracy at a half (72.5) showed 72 on the result page (Python's round, halves to
+    # even) and 73 on the profile (floatformat, halves up): CI caught the two pages apart.
+    _user, client = player
+    view, _debrief = finished_with_debrief(client)
+    row = HeistDebrief.objects.get(heist_id=view["id"])
+    row.accuracy = stored
+    row.data = {**row.data, "accuracy": stored}
+    row.save()
+    assert whole_accuracy(stored) == shown
+    result = page(client, f"/heists/{view['id']}/result/")
+    assert f'<span class="accuracy-figure">{shown}</span>' in result
+    profile = page(client, "/accounts/profile/")
+    assert f'data-label="Accuracy">{shown}</td>' in profile
 
 
 def test_the_rules_page_gives_the_accuracy_formula(guest):
