@@ -25,9 +25,9 @@ MARKS = {"best": "🟩", "good": "🟦", "inaccuracy": "🟨", "mistake": "🟧"
 
 
 def whole_accuracy(accuracy: float) -> int:
-    """The accuracy as the pages show it: a whole number with halves up (72.5 shows 73), as
-    the profile's table rounds it (``floatformat:0``); Python's ``round`` takes halves to the
-    even number and made the result page say 72 where the profile said 73."""
+    """The accuracy as every page shows it (the result page, the share text, the profile): a
+    whole number with halves up (72.5 shows 73). Python's ``round`` takes halves to the even
+    number, and made the result page say 72 where the profile said 73."""
     return math.floor(accuracy + 0.5)
 
 

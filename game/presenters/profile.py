@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.urls import reverse
 
 from game.presenters.catalogue import saved_decks_export
+from game.presenters.debrief import whole_accuracy
 from game.presenters.heists import history_rows
 from game.selectors.catalogue import difficulties, encounters, rivals
 from game.selectors.decks import saved_decks
@@ -64,6 +65,10 @@ def profile_context(user: AbstractBaseUser) -> dict[str, Any]:
                 "played_at": dt.datetime.fromisoformat(row["created_at"]),
                 "link": reverse("heist-replay" if closed else "heist", args=[row["id"]]),
                 "link_text": "Replay" if closed else "Continue",
+                # Rounded as the result page rounds it; the export keeps the decimal.
+                "accuracy_shown": None
+                if row["accuracy"] is None
+                else whole_accuracy(row["accuracy"]),
             }
         )
     return {

@@ -102,17 +102,15 @@ def rm_plus(
         subtract(uc, ev.take(seg), out=g)
         add(qy, g, out=qy)
         maximum(qy, zero_m, out=qy)
-        # _segment_normalise(qy, ...), into y. qy is >= 0, so a hand's total is
-        # 0 only when all its entries are; in most rounds no hand's is, and dividing by the
-        # totals is all there is to do. (A hand of one plan is always such a hand: its regret
-        # stays 0. A NaN total fails the test too, and the second branch keeps it as it is.)
+        # _segment_normalise(qy, ...), into y. qy is >= 0, so a hand's total is 0 only when
+        # all its entries are; when no hand's is, dividing by the totals is all there is to
+        # do. (A hand of one plan always has a total of 0: its regret stays 0. A NaN total
+        # fails the test too and goes to the function.)
         tot = reduceat(qy, starts)
         if tot.min() > 0:
             divide(qy, tot.take(seg), out=y)
         else:
-            empty = tot <= 0
-            divide(qy, np.where(empty, 1.0, tot)[seg], out=y)
-            np.copyto(y, uniform, where=empty[seg])
+            np.copyto(y, _segment_normalise(qy, starts, seg, uniform))
         multiply(x, t, out=tx)
         add(xs, tx, out=xs)
         multiply(y, t, out=ty)
