@@ -53,9 +53,9 @@ def debrief_schedule(heist_id: uuid.UUID) -> None:
     transaction.on_commit(lambda: _send(heist_id), robust=True)
 
 
-def debrief_data(heist: Heist, nights) -> dict[str, Any]:
+def debrief_data(heist: Heist, nights, *, idle: bool = False) -> dict[str, Any]:
     """The debrief of a finished heist, as stored and sent: the solver's answer with each
-    night's "why"."""
+    night's "why". ``idle``: worked out under the idle policy too (:func:`at_low_priority`)."""
     states = heist_states(heist, nights)
     seen = [observe(state, PLAYER) for state in states]
     rs = states[0].ruleset
@@ -67,19 +67,26 @@ def debrief_data(heist: Heist, nights) -> dict[str, Any]:
             night["why"] = solver.why_text(rs, review)
         return data
 
-    return at_low_priority(work)
+    return at_low_priority(work, idle=idle)
 
 
-def at_low_priority[T](work: Callable[[], T]) -> T:
+def at_low_priority[T](work: Callable[[], T], *, idle: bool = False) -> T:
     """Run ``work`` (pure computation: no database) in a thread of its own at DEBRIEF_NICE and
     wait for it. Linux keeps a nice value per thread, so only this thread yields the cores to
     requests and rival turns while a debrief is worked out (a finished heist's debrief can
-    wait a second; a seal should not); the worker process keeps its own priority."""
+    wait a second; a seal should not); the worker process keeps its own priority.
+
+    ``idle`` (the debrief worker's task): where Linux has it, the thread also runs under the
+    idle policy (SCHED_IDLE), so a request's or a rival turn's thread that wakes (its query
+    answered) takes the core from it at once, where a nice value only lowers its share and may
+    leave a woken request waiting out the debrief's time slice (``bench/capacity.py``, A/B in
+    docs/deploy.md). Not for the web's fallback: there the thread shares its process's GIL
+    with request threads, which would wait for it whenever it held the GIL without a core."""
     done: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            _lower_this_thread(settings.DEBRIEF_NICE)
+            _lower_this_thread(settings.DEBRIEF_NICE, idle)
             done["value"] = work()
         except BaseException as exc:  # handed to the caller below
             done["error"] = exc
@@ -92,7 +99,7 @@ def at_low_priority[T](work: Callable[[], T]) -> T:
     return done["value"]
 
 
-def _lower_this_thread(nice: int) -> None:
+def _lower_this_thread(nice: int, idle: bool) -> None:
     if nice <= 0 or not hasattr(os, "setpriority"):
         return
     try:
@@ -100,6 +107,9 @@ def _lower_this_thread(nice: int) -> None:
         current = os.getpriority(os.PRIO_PROCESS, tid)
         if nice > current:  # never raise a priority (a worker already at nice 19 stays there)
             os.setpriority(os.PRIO_PROCESS, tid, nice)
+        if idle and hasattr(os, "SCHED_IDLE"):
+            # Any thread may lower its own policy; it never rises again (a thread per debrief).
+            os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
     except OSError:
         pass  # not allowed here: the debrief runs at the process's priority
 
@@ -114,7 +124,7 @@ def debrief_compute(*, heist_id: uuid.UUID | str, by: str = "task") -> bool:
     if snapshot is None or snapshot.heist.status != Heist.Status.FINISHED:
         return False
     # The solver runs outside any transaction (it thinks for a while); the insert is one row.
-    data = debrief_data(snapshot.heist, snapshot.nights)
+    data = debrief_data(snapshot.heist, snapshot.nights, idle=by == "task")
     try:
         with transaction.atomic():
             HeistDebrief.objects.create(

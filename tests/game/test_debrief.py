@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 
@@ -295,3 +296,43 @@ def test_a_debrief_is_worked_out_in_a_thread_that_yields_the_cores(settings):
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
     with pytest.raises(ZeroDivisionError):
         at_low_priority(lambda: 1 / 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle policy")
+def test_the_debrief_workers_thread_runs_under_the_idle_policy_the_webs_does_not(settings):
+    """The debrief worker's task: a woken request takes the core from it at once (SCHED_IDLE),
+    not after the debrief's time slice, and the worker's own thread keeps its policy. The web's
+    fallback keeps the normal policy (its thread shares the GIL with request threads)."""
+    import threading
+
+    from game.services.debriefs import at_low_priority
+
+    def policy():
+        return os.sched_getscheduler(threading.get_native_id())
+
+    settings.DEBRIEF_NICE = 10
+    mine = policy()
+    assert mine != os.SCHED_IDLE
+    assert at_low_priority(policy, idle=True) == os.SCHED_IDLE
+    assert policy() == mine
+    assert at_low_priority(policy) == mine
+    # DEBRIEF_NICE=0 turns the lowering off, the policy with it.
+    settings.DEBRIEF_NICE = 0
+    assert at_low_priority(policy, idle=True) == mine
+
+
+def test_the_debrief_task_asks_for_the_idle_policy_the_web_fallback_does_not(guest, monkeypatch):
+    from game.services import debriefs
+
+    asked = []
+    real = debriefs.at_low_priority
+
+    def spy(work, *, idle=False):
+        asked.append(idle)
+        return real(work, idle=idle)
+
+    monkeypatch.setattr(debriefs, "at_low_priority", spy)
+    by_task, by_web = finished(guest, seed=3), finished(guest, seed=4)
+    assert debrief_compute(heist_id=by_task["id"], by="task") is True
+    assert debrief_compute(heist_id=by_web["id"], by="web") is True
+    assert asked == [True, False]
