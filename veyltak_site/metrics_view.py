@@ -12,6 +12,8 @@ workers on this machine), added up; the broker's queue depth is read now, at the
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import hmac
 import ipaddress
 import logging
@@ -104,11 +106,31 @@ class _ThisProcess:
         return REGISTRY.collect()
 
 
+class ProcessFilesCollector(MultiProcessCollector):
+    """prometheus_client's multiprocess collector, skipping a file that a process has created
+    and not yet sized: a process opens its file, then sizes it, and a scrape between the two
+    read 0 bytes and answered 500 (seen in tests/site/test_observability_stack.py as a heist's
+    debrief worker first counted). Such a file holds no value yet; a file only grows, so one
+    with bytes in it is read whole."""
+
+    def __init__(self, registry: CollectorRegistry, path: str) -> None:
+        super().__init__(registry, path=path)
+        self.folder = path
+
+    def collect(self):
+        files = []
+        for name in glob.glob(os.path.join(self.folder, "*.db")):
+            with contextlib.suppress(OSError):  # gone since the listing: nothing to read
+                if os.path.getsize(name) > 0:
+                    files.append(name)
+        return self.merge(files, accumulate=True)
+
+
 def _registry() -> CollectorRegistry:
     registry = CollectorRegistry(auto_describe=False)
     path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if path:
-        MultiProcessCollector(registry, path=path)
+        ProcessFilesCollector(registry, path=path)
     else:
         registry.register(_ThisProcess())
     registry.register(BrokerQueueCollector())

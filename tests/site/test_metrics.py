@@ -189,3 +189,22 @@ def test_every_answer_carries_a_request_id_kept_when_sane():
         answer = client.get("/healthz", HTTP_X_REQUEST_ID=insane)["X-Request-ID"]
         assert answer != insane and len(answer) == 32
     assert client.get("/api/v1/nowhere/", HTTP_X_REQUEST_ID="abc123")["X-Request-ID"] == "abc123"
+
+
+def test_a_scrape_skips_a_process_file_not_yet_sized(tmp_path):
+    """A process creates its file, then sizes it; a scrape in between must not fail (it
+    answered 500) and still adds up every other process's figures."""
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.mmap_dict import MmapedDict, mmap_key
+
+    from veyltak_site.metrics_view import ProcessFilesCollector
+
+    written = MmapedDict(str(tmp_path / "counter_101.db"))
+    key = mmap_key("veyltak_seen", "veyltak_seen_total", [], [], "seen")
+    written.write_value(key, 3.0, 0)
+    written.close()
+    (tmp_path / "counter_102.db").touch()  # created, not yet sized
+    registry = CollectorRegistry(auto_describe=False)
+    ProcessFilesCollector(registry, path=str(tmp_path))
+    text = generate_latest(registry).decode()
+    assert "veyltak_seen_total 3.0" in text
